@@ -1,0 +1,34 @@
+// The one home of CUTE_DSL_* macros: compiler detection, host/device annotations,
+// the library version. Every other header includes this first.
+#pragma once
+
+#define CUTE_DSL_VERSION_MAJOR 0
+#define CUTE_DSL_VERSION_MINOR 1
+#define CUTE_DSL_VERSION_PATCH 0
+
+// NVRTC defines __CUDACC_RTC__; nvcc defines __CUDACC__; a plain host compiler neither.
+#if defined(__CUDACC_RTC__)
+#  define CUTE_DSL_NVRTC 1
+#endif
+
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
+#  define CUTE_DSL_HOST_DEVICE __host__ __device__
+#  define CUTE_DSL_DEVICE __device__
+#else
+#  define CUTE_DSL_HOST_DEVICE
+#  define CUTE_DSL_DEVICE
+#endif
+
+// Host-only facilities (exceptions, std::string, iostreams) are compiled only when this is 1.
+#if defined(__CUDACC_RTC__) || defined(__CUDA_ARCH__)
+#  define CUTE_DSL_HOST_ONLY_CODE 0
+#else
+#  define CUTE_DSL_HOST_ONLY_CODE 1
+#endif
+
+// Capacity (in nodes) of the fixed-size tree that the algebra core computes on.
+// A node is one leaf (shape, stride) or one tuple. Layouts larger than this are rejected
+// with tree::Error::capacity, never truncated.
+#ifndef CUTE_DSL_TREE_CAPACITY
+#  define CUTE_DSL_TREE_CAPACITY 96
+#endif
