@@ -20,7 +20,8 @@
 #endif
 
 // Host-only facilities (exceptions, std::string, iostreams) are compiled only when this is 1.
-#if defined(__CUDACC_RTC__) || defined(__CUDA_ARCH__)
+// Only NVRTC excludes them: nvcc's device pass must see the same declarations as its host pass.
+#if defined(__CUDACC_RTC__)
 #  define CUTE_DSL_HOST_ONLY_CODE 0
 #else
 #  define CUTE_DSL_HOST_ONLY_CODE 1
