@@ -1,0 +1,105 @@
+// right_inverse and left_inverse.
+//
+// right_inverse(L): R with L(R(i)) == i for i < size(R), as large as L allows. Coalesce L, visit
+// its modes by increasing stride (CuTe's exchange sort, which decides ties), and chain the modes
+// whose stride equals the running product (starting at 1); each chained mode keeps its shape and
+// gets as stride its column-major position in the coalesced L.
+//
+// left_inverse(L): R with L(R(L(i))) == L(i). Coalesce L, same sort, skip 0-strides; the shapes
+// are the ratios of successive strides d_1, d_2/d_1, ... (then the last mode's shape), with
+// strides 0 then the column-major positions of the modes visited. CuTe requires each ratio to
+// be exact; it does not check that L is injective, and for an overlapping L the result can break
+// the postcondition. We require the postcondition: at once when the sorted modes do not overlap
+// (s_k*d_k <= d_{k+1}), otherwise by checking every i.
+#pragma once
+
+#include "cute_dsl/config.hpp"
+#include "cute_dsl/layout/tree.hpp"
+#include "cute_dsl/layout/tree_basics.hpp"
+#include "cute_dsl/layout/tree_coalesce.hpp"
+
+namespace cute_dsl::tree {
+
+namespace detail {
+
+// Column-major position (prefix product of the shapes) of each mode.
+CUTE_DSL_HOST_DEVICE constexpr void column_major_strides(const Modes& m, index_t* out) {
+  index_t p = 1;
+  for (int k = 0; k < m.count; ++k) {
+    out[k] = p;
+    p *= m.shape[k];
+  }
+}
+
+inline constexpr index_t kMaxEnumeratedInverse = index_t(1) << 22;
+
+}  // namespace detail
+
+CUTE_DSL_HOST_DEVICE constexpr Result<Tree> right_inverse(const Tree& layout) {
+  Result<Tree> r{};
+  if (!check_layout(layout, r, false)) return r;
+  const Modes c = detail::coalesce_modes(leaves(layout), false);
+  int order[kCapacity] = {};
+  exchange_sort_by_stride(c, order);
+  index_t position[kCapacity] = {};
+  detail::column_major_strides(c, position);
+  Modes out{};
+  index_t next = 1;
+  for (int k = 0; k < c.count; ++k) {
+    const int i = order[k];
+    if (c.stride[i] != next) continue;
+    out.push(c.shape[i], position[i]);
+    next *= c.shape[i];
+  }
+  return tree_result(from_modes(detail::coalesce_modes(out, false)));
+}
+
+CUTE_DSL_HOST_DEVICE constexpr Result<Tree> left_inverse(const Tree& layout) {
+  Result<Tree> r{};
+  if (!check_layout(layout, r, false)) return r;
+  const Modes c = detail::coalesce_modes(leaves(layout), false);
+  int order[kCapacity] = {};
+  exchange_sort_by_stride(c, order);
+  index_t position[kCapacity] = {};
+  detail::column_major_strides(c, position);
+
+  Modes out{};
+  index_t previous = 1;  // the stride of the mode visited last
+  index_t next_stride = 0;
+  int last = order[c.count - 1];
+  index_t previous_extent = 0;  // s*d of the mode visited last
+  bool separated = true;  // sorted modes do not overlap: the postcondition holds without checking
+  for (int k = 0; k < c.count; ++k) {
+    const int i = order[k];
+    const index_t d = c.stride[i];
+    if (d == 0) continue;
+    if (d % previous != 0) return make_error<Tree>(Error::left_inverse_divisibility, d, previous);
+    if (previous_extent > d) separated = false;
+    previous_extent = c.shape[i] * d;
+    out.push(d / previous, next_stride);
+    next_stride = position[i];
+    previous = d;
+    last = i;
+  }
+  out.push(c.shape[last], next_stride);
+  const Tree result = from_modes(detail::coalesce_modes(out, false));
+  if (result.overflow) return make_error<Tree>(Error::capacity, kCapacity);
+
+  if (!separated) {
+    const Modes lm = leaves(layout);
+    const Modes rm = leaves(result);
+    const index_t n = size(lm);
+    if (n > detail::kMaxEnumeratedInverse) return make_error<Tree>(Error::left_inverse_injective, n, 0);
+    Odometer ol{};
+    for (index_t x = 0; x < n; ++x) {
+      const index_t y = ol.offset;
+      const index_t back = evaluate(lm, evaluate(rm, y));
+      if (back != y) return make_error<Tree>(Error::left_inverse_injective, y, back);
+      ol.advance(lm);
+    }
+  }
+  r.value = result;
+  return r;
+}
+
+}  // namespace cute_dsl::tree

@@ -1,0 +1,85 @@
+// Run-time checks of the layout algebra's rules, and the one text of each rule.
+//
+// Why one text for both faces: a static input that breaks a rule fails with a static_assert, a
+// run-time input with CUTE_DSL_CHECK; a user must read the same words in both cases, e.g.
+//   "composition: Stride Divisibility Condition: every stride of B must divide, or be a
+//    multiple of, the extents of A it crosses"
+// static_assert needs a string literal, so each rule is spelled as two macros (name, why) that
+// both paths paste together. The names repeat tree::error_rule(); a test checks that they agree.
+//
+// What a failed check does:
+//   host (g++, clang, nvcc host pass)       throws cute_dsl::LayoutError (util/error.hpp);
+//   device (nvcc device pass, NVRTC)        printf's the message, then __trap();
+//   constant evaluation                     stops compilation, the notes name the call.
+#pragma once
+
+#include "cute_dsl/config.hpp"
+#include "cute_dsl/layout/tree.hpp"
+#include "cute_dsl/util/error.hpp"
+
+// ---- the rules, in words --------------------------------------------------------------------
+// CUTE_DSL_RULE_NAME_<e> must equal tree::error_rule(tree::Error::<e>).
+#define CUTE_DSL_RULE_NAME_capacity "Capacity: the layout has too many modes for CUTE_DSL_TREE_CAPACITY"
+#define CUTE_DSL_RULE_WHY_capacity "raise CUTE_DSL_TREE_CAPACITY or use fewer modes"
+#define CUTE_DSL_RULE_NAME_stride_divisibility "Stride Divisibility Condition"
+#define CUTE_DSL_RULE_WHY_stride_divisibility \
+  "every stride of B must divide, or be a multiple of, the extents of A it crosses"
+#define CUTE_DSL_RULE_NAME_shape_divisibility "Shape Divisibility Condition"
+#define CUTE_DSL_RULE_WHY_shape_divisibility \
+  "every shape of B must be a multiple of, or divide, the extents of A it spans"
+#define CUTE_DSL_RULE_NAME_complement_injective "Injectivity Condition (the layout must not overlap itself)"
+#define CUTE_DSL_RULE_WHY_complement_injective \
+  "sorted by stride, each mode must start at or past the end of the modes below it"
+#define CUTE_DSL_RULE_NAME_complement_divisibility "Stride Divisibility Condition (sorted strides must nest exactly)"
+#define CUTE_DSL_RULE_WHY_complement_divisibility \
+  "sorted by stride, each stride must be a multiple of the extent (shape times stride) of the mode below it"
+#define CUTE_DSL_RULE_NAME_left_inverse_divisibility "Left Inverse Divisibility Condition"
+#define CUTE_DSL_RULE_WHY_left_inverse_divisibility "sorted by stride, each stride must divide the next one"
+#define CUTE_DSL_RULE_NAME_left_inverse_injective "Injectivity Condition (left_inverse needs an injective layout)"
+#define CUTE_DSL_RULE_WHY_left_inverse_injective "distinct coordinates must map to distinct offsets"
+#define CUTE_DSL_RULE_NAME_rank_mismatch "Rank Condition"
+#define CUTE_DSL_RULE_WHY_rank_mismatch "a tiler must not have more modes than the layout it applies to"
+#define CUTE_DSL_RULE_NAME_congruence "Congruence Condition (shape and stride must nest alike)"
+#define CUTE_DSL_RULE_WHY_congruence "the two int-tuples must have the same nesting"
+#define CUTE_DSL_RULE_NAME_zero_shape "Positive Shape Condition"
+#define CUTE_DSL_RULE_WHY_zero_shape "every extent must be at least 1"
+#define CUTE_DSL_RULE_NAME_negative_stride "Non-negative Stride Condition"
+#define CUTE_DSL_RULE_WHY_negative_stride "the algebra does not handle negative strides"
+#define CUTE_DSL_RULE_NAME_division_by_zero "Division by zero"
+#define CUTE_DSL_RULE_WHY_division_by_zero "a divisor computed from the inputs is zero"
+#define CUTE_DSL_RULE_NAME_overflow "Integer overflow"
+#define CUTE_DSL_RULE_WHY_overflow "a size, offset or stride does not fit in 64 bits"
+
+// The full message without the function: "<rule name>: <why>".
+#define CUTE_DSL_RULE_TEXT(rule) CUTE_DSL_RULE_NAME_##rule ": " CUTE_DSL_RULE_WHY_##rule
+
+namespace cute_dsl::detail {
+
+// Not inline-able into the hot path on purpose: only reached when a rule is broken.
+[[noreturn]] CUTE_DSL_HOST_DEVICE constexpr void check_failed(const char* function, tree::Error rule,
+                                                              const char* why, long long value0,
+                                                              long long value1) {
+#if defined(__CUDA_ARCH__) || defined(__CUDACC_RTC__)
+  printf("%s: %s: %s (values %lld and %lld)\n", function, tree::error_rule(rule), why, value0, value1);
+  __trap();
+#else
+  throw LayoutError(function, rule,
+                    std::string(why) + " (values " + std::to_string(value0) + " and " + std::to_string(value1) + ")");
+#endif
+}
+
+}  // namespace cute_dsl::detail
+
+// Check a rule at run time. `function` is a string literal naming the user-facing function,
+// `rule` an enumerator of tree::Error (e.g. stride_divisibility); `value0/value1` are the
+// numbers that broke it, for the message.
+#define CUTE_DSL_CHECK_VALUES(cond, function, rule, value0, value1)                                           \
+  do {                                                                                                        \
+    if (!(cond))                                                                                              \
+      ::cute_dsl::detail::check_failed(function, ::cute_dsl::tree::Error::rule, CUTE_DSL_RULE_WHY_##rule,     \
+                                       (long long)(value0), (long long)(value1));                             \
+  } while (0)
+#define CUTE_DSL_CHECK(cond, function, rule) CUTE_DSL_CHECK_VALUES(cond, function, rule, 0, 0)
+
+// The compile-time face: fails compilation with exactly the text a run-time check would throw.
+#define CUTE_DSL_STATIC_CHECK(cond, function, rule) static_assert(cond, function ": " CUTE_DSL_RULE_TEXT(rule))

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The demo, from a fresh clone: setup, build the `cute-dsl` tool and the first example, run them.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+"$root/scripts/setup.sh"
+cd "$root"
+cmake --preset default >/dev/null
+cmake --build --preset default --parallel "$jobs" --target cute-dsl 00_layout_basics
+build="$root/build/default"
+
+show() {
+  printf '\n$ %s\n' "$*"
+  "$@"
+}
+cd "$build"
+show ./cute-dsl layout '(8,4):(1,8)'
+show ./cute-dsl layout --table '(8,4):(1,8)'
+show ./cute-dsl layout 'logical_divide((8,4):(1,8),[2:1,2])'
+show ./cute-dsl layout --table 'logical_divide((8,4):(1,8),[2:1,2])'
+show ./cute-dsl layout 'complement((2,2):(1,6),24)'
+show ./cute-dsl layout 'composition((4,2):(1,4),2:2)'
+show ./examples/00_layout_basics
