@@ -40,6 +40,49 @@ CUTE_DSL_HOST_DEVICE constexpr decltype(auto) get(T&& t) noexcept {
   return get<I1, Is...>(get<I0>(static_cast<T&&>(t)));
 }
 
+// ---- forward declarations and the function objects the algorithms below pass around ----------
+// (Named function objects rather than generic lambdas: see container/tuple_algorithms.hpp.)
+
+template <class T> CUTE_DSL_HOST_DEVICE constexpr auto product(T const& t);
+template <class T> CUTE_DSL_HOST_DEVICE constexpr auto sum(T const& t);
+template <class A, class B> CUTE_DSL_HOST_DEVICE constexpr auto inner_product(A const& a, B const& b);
+template <class A, class B> CUTE_DSL_HOST_DEVICE constexpr auto elem_scale(A const& a, B const& b);
+template <class A, class B> CUTE_DSL_HOST_DEVICE constexpr auto round_up(A const& a, B const& b);
+template <class A, class B> CUTE_DSL_HOST_DEVICE constexpr auto compatible(A const& a, B const& b);
+template <class A, class B> CUTE_DSL_HOST_DEVICE constexpr auto weakly_compatible(A const& a, B const& b);
+template <class A, class B> CUTE_DSL_HOST_DEVICE constexpr auto elem_less(A const& a, B const& b);
+
+namespace detail {
+#define CUTE_DSL_FUNCTION_OBJECT(TYPE, NAME)                                                     \
+  struct TYPE {                                                                                  \
+    template <class... As>                                                                       \
+    CUTE_DSL_HOST_DEVICE constexpr auto operator()(As const&... as) const { return NAME(as...); } \
+  };
+CUTE_DSL_FUNCTION_OBJECT(product_fn, ::cute_dsl::product)
+CUTE_DSL_FUNCTION_OBJECT(sum_fn, ::cute_dsl::sum)
+CUTE_DSL_FUNCTION_OBJECT(inner_product_fn, ::cute_dsl::inner_product)
+CUTE_DSL_FUNCTION_OBJECT(elem_scale_fn, ::cute_dsl::elem_scale)
+CUTE_DSL_FUNCTION_OBJECT(round_up_fn, ::cute_dsl::round_up)
+CUTE_DSL_FUNCTION_OBJECT(compatible_fn, ::cute_dsl::compatible)
+CUTE_DSL_FUNCTION_OBJECT(weakly_compatible_fn, ::cute_dsl::weakly_compatible)
+CUTE_DSL_FUNCTION_OBJECT(elem_less_fn, ::cute_dsl::elem_less)
+CUTE_DSL_FUNCTION_OBJECT(max_fn, ::cute_dsl::max)
+CUTE_DSL_FUNCTION_OBJECT(min_fn, ::cute_dsl::min)
+CUTE_DSL_FUNCTION_OBJECT(gcd_fn, ::cute_dsl::gcd)
+#undef CUTE_DSL_FUNCTION_OBJECT
+
+// Variadic reductions used as the `g` of transform_apply.
+struct product_all { template <class... V> CUTE_DSL_HOST_DEVICE constexpr auto operator()(V const&... v) const { return (Int<1>{} * ... * v); } };
+struct sum_all { template <class... V> CUTE_DSL_HOST_DEVICE constexpr auto operator()(V const&... v) const { return (Int<0>{} + ... + v); } };
+struct and_all { template <class... V> CUTE_DSL_HOST_DEVICE constexpr auto operator()(V const&... v) const { return (true_type{} && ... && v); } };
+
+// One step of dividing b out of a's modes from the left: acc = (result so far, what remains of b).
+template <bool Ceil> struct divide_out_step {
+  template <class Acc, class Ai>
+  CUTE_DSL_HOST_DEVICE constexpr auto operator()(Acc const& acc, Ai const& ai) const;
+};
+}  // namespace detail
+
 // ---- rank, depth ---------------------------------------------------------------------------------
 
 // Number of top-level modes; 1 for an integer. Always static.
@@ -80,7 +123,7 @@ template <class T> inline constexpr int depth_v = detail::depth_of<remove_cvref_
 // Product of all leaves (1 for the empty tuple).
 template <class T>
 CUTE_DSL_HOST_DEVICE constexpr auto product(T const& t) {
-  if constexpr (is_tuple_v<T>) return apply(t, [](auto const&... a) { return (Int<1>{} * ... * product(a)); });
+  if constexpr (is_tuple_v<T>) return transform_apply(t, detail::product_fn{}, detail::product_all{});
   else return t;
 }
 
@@ -95,12 +138,12 @@ CUTE_DSL_HOST_DEVICE constexpr auto size(T const& t) {
 // The product of each top-level mode: a tuple of rank(t) integers.
 template <class T>
 CUTE_DSL_HOST_DEVICE constexpr auto product_each(T const& t) {
-  return transform(wrap(t), [](auto const& a) { return product(a); });
+  return transform(wrap(t), detail::product_fn{});
 }
 
 template <class T>
 CUTE_DSL_HOST_DEVICE constexpr auto sum(T const& t) {
-  if constexpr (is_tuple_v<T>) return apply(t, [](auto const&... a) { return (Int<0>{} + ... + sum(a)); });
+  if constexpr (is_tuple_v<T>) return transform_apply(t, detail::sum_fn{}, detail::sum_all{});
   else return t;
 }
 
@@ -109,8 +152,7 @@ template <class A, class B>
 CUTE_DSL_HOST_DEVICE constexpr auto inner_product(A const& a, B const& b) {
   if constexpr (is_tuple_v<A> && is_tuple_v<B>) {
     static_assert(tuple_size_v<A> == tuple_size_v<B>, "inner_product: the int-tuples must have the same rank");
-    return transform_apply(a, b, [](auto const& x, auto const& y) { return inner_product(x, y); },
-                           [](auto const&... v) { return (Int<0>{} + ... + v); });
+    return transform_apply(a, b, detail::inner_product_fn{}, detail::sum_all{});
   } else {
     static_assert(!is_tuple_v<A> && !is_tuple_v<B>, "inner_product: the int-tuples must be congruent");
     return a * b;
@@ -122,28 +164,34 @@ CUTE_DSL_HOST_DEVICE constexpr auto inner_product(A const& a, B const& b) {
 template <class T>
   requires is_tuple_v<T>
 CUTE_DSL_HOST_DEVICE constexpr auto max(T const& t) {
-  return fold(flatten_to_tuple(t), get<0>(flatten_to_tuple(t)), [](auto const& a, auto const& b) { return max(a, b); });
+  return fold(flatten_to_tuple(t), get<0>(flatten_to_tuple(t)), detail::max_fn{});
 }
 template <class T>
   requires is_tuple_v<T>
 CUTE_DSL_HOST_DEVICE constexpr auto min(T const& t) {
-  return fold(flatten_to_tuple(t), get<0>(flatten_to_tuple(t)), [](auto const& a, auto const& b) { return min(a, b); });
+  return fold(flatten_to_tuple(t), get<0>(flatten_to_tuple(t)), detail::min_fn{});
 }
 template <class T>
   requires is_tuple_v<T>
 CUTE_DSL_HOST_DEVICE constexpr auto gcd(T const& t) {
-  return fold(flatten_to_tuple(t), Int<0>{}, [](auto const& a, auto const& b) { return gcd(a, b); });
+  return fold(flatten_to_tuple(t), Int<0>{}, detail::gcd_fn{});
 }
 
 // ---- elementwise arithmetic on congruent int-tuples ------------------------------------------------
 
 #define CUTE_DSL_ELEMENTWISE(NAME, EXPR)                                                            \
   template <class A, class B>                                                                       \
+  CUTE_DSL_HOST_DEVICE constexpr auto NAME(A const& a, B const& b);                                \
+  struct NAME##_fn {                                                                                \
+    template <class A, class B>                                                                     \
+    CUTE_DSL_HOST_DEVICE constexpr auto operator()(A const& a, B const& b) const { return NAME(a, b); } \
+  };                                                                                                \
+  template <class A, class B>                                                                       \
   CUTE_DSL_HOST_DEVICE constexpr auto NAME(A const& a, B const& b) {                               \
     if constexpr (is_tuple_v<A> || is_tuple_v<B>) {                                                 \
       static_assert(is_tuple_v<A> && is_tuple_v<B> && tuple_size_v<A> == tuple_size_v<B>,           \
                     #NAME ": the int-tuples must be congruent");                                    \
-      return transform(a, b, [](auto const& x, auto const& y) { return NAME(x, y); });            \
+      return transform(a, b, NAME##_fn{});                                                         \
     } else {                                                                                        \
       return EXPR;                                                                                  \
     }                                                                                               \
@@ -158,9 +206,20 @@ CUTE_DSL_ELEMENTWISE(elem_max, cute_dsl::max(a, b))
 // a scaled by b, with b's modes collapsed to their products where a is an integer.
 template <class A, class B>
 CUTE_DSL_HOST_DEVICE constexpr auto elem_scale(A const& a, B const& b) {
-  if constexpr (is_tuple_v<A>) return transform(a, b, [](auto const& x, auto const& y) { return elem_scale(x, y); });
+  if constexpr (is_tuple_v<A>) return transform(a, b, detail::elem_scale_fn{});
   else return a * product(b);
 }
+
+namespace detail {
+struct ceil_div_fn { template <class A, class B> CUTE_DSL_HOST_DEVICE constexpr auto operator()(A const& a, B const& b) const; };
+struct shape_div_fn { template <class A, class B> CUTE_DSL_HOST_DEVICE constexpr auto operator()(A const& a, B const& b) const; };
+struct underscore_to_zero_fn {
+  template <class X> CUTE_DSL_HOST_DEVICE constexpr auto operator()(X const& x) const {
+    if constexpr (is_underscore_v<X>) return Int<0>{};
+    else return x;
+  }
+};
+}  // namespace detail
 
 // ---- division rules on shapes ------------------------------------------------------------------------
 
@@ -172,12 +231,9 @@ CUTE_DSL_HOST_DEVICE constexpr auto ceil_div(A const& a, B const& b) {
   if constexpr (is_tuple_v<A> && is_tuple_v<B>) {
     static_assert(tuple_size_v<A> >= tuple_size_v<B>, "ceil_div: the divisor has more modes than the dividend");
     constexpr int R = int(tuple_size_v<A>);
-    return transform(a, append<R>(b, Int<1>{}), [](auto const& x, auto const& y) { return ceil_div(x, y); });
+    return transform(a, append<R>(b, Int<1>{}), detail::ceil_div_fn{});
   } else if constexpr (is_tuple_v<A>) {
-    auto r = fold(a, make_tuple(tuple<>{}, b), [](auto const& acc, auto const& ai) {
-      return make_tuple(append(get<0>(acc), ceil_div(ai, get<1>(acc))), ceil_div(get<1>(acc), ai));
-    });
-    return get<0>(r);
+    return get<0>(fold(a, make_tuple(tuple<>{}, b), detail::divide_out_step<true>{}));
   } else {
     return ceil_div(a, product(b));
   }
@@ -191,23 +247,33 @@ template <class A, class B>
 CUTE_DSL_HOST_DEVICE constexpr auto shape_div(A const& a, B const& b) {
   if constexpr (is_tuple_v<A> && is_tuple_v<B>) {
     static_assert(tuple_size_v<A> == tuple_size_v<B>, "shape_div: the int-tuples must have the same rank");
-    return transform(a, b, [](auto const& x, auto const& y) { return shape_div(x, y); });
+    return transform(a, b, detail::shape_div_fn{});
   } else if constexpr (is_tuple_v<A>) {
-    auto r = fold(a, make_tuple(tuple<>{}, b), [](auto const& acc, auto const& ai) {
-      return make_tuple(append(get<0>(acc), shape_div(ai, get<1>(acc))), shape_div(get<1>(acc), ai));
-    });
-    return get<0>(r);
+    return get<0>(fold(a, make_tuple(tuple<>{}, b), detail::divide_out_step<false>{}));
   } else {
     return shape_div(a, product(b));
   }
 }
+
+namespace detail {
+template <class A, class B>
+CUTE_DSL_HOST_DEVICE constexpr auto ceil_div_fn::operator()(A const& a, B const& b) const { return ceil_div(a, b); }
+template <class A, class B>
+CUTE_DSL_HOST_DEVICE constexpr auto shape_div_fn::operator()(A const& a, B const& b) const { return shape_div(a, b); }
+template <bool Ceil>
+template <class Acc, class Ai>
+CUTE_DSL_HOST_DEVICE constexpr auto divide_out_step<Ceil>::operator()(Acc const& acc, Ai const& ai) const {
+  if constexpr (Ceil) return make_tuple(append(get<0>(acc), ceil_div(ai, get<1>(acc))), ceil_div(get<1>(acc), ai));
+  else return make_tuple(append(get<0>(acc), shape_div(ai, get<1>(acc))), shape_div(get<1>(acc), ai));
+}
+}  // namespace detail
 
 // Round a up to a multiple of b, mode by mode (missing modes of b count as 1).
 template <class A, class B>
 CUTE_DSL_HOST_DEVICE constexpr auto round_up(A const& a, B const& b) {
   if constexpr (is_tuple_v<A> && is_tuple_v<B>) {
     constexpr int R = int(tuple_size_v<A>);
-    return transform(a, append<R>(b, Int<1>{}), [](auto const& x, auto const& y) { return round_up(x, y); });
+    return transform(a, append<R>(b, Int<1>{}), detail::round_up_fn{});
   } else {
     return ceil_div(a, b) * b;
   }
@@ -259,8 +325,7 @@ template <class A, class B>
 CUTE_DSL_HOST_DEVICE constexpr auto compatible(A const& a, B const& b) {
   if constexpr (is_tuple_v<A> && is_tuple_v<B>) {
     if constexpr (tuple_size_v<A> != tuple_size_v<B>) return false_type{};
-    else return transform_apply(a, b, [](auto const& x, auto const& y) { return compatible(x, y); },
-                                [](auto const&... z) { return (true_type{} && ... && z); });
+    else return transform_apply(a, b, detail::compatible_fn{}, detail::and_all{});
   } else if constexpr (is_integral_v<A>) {
     return a == size(b);
   } else {
@@ -273,8 +338,7 @@ template <class A, class B>
 CUTE_DSL_HOST_DEVICE constexpr auto weakly_compatible(A const& a, B const& b) {
   if constexpr (is_tuple_v<A> && is_tuple_v<B>) {
     if constexpr (tuple_size_v<A> != tuple_size_v<B>) return false_type{};
-    else return transform_apply(a, b, [](auto const& x, auto const& y) { return weakly_compatible(x, y); },
-                                [](auto const&... z) { return (true_type{} && ... && z); });
+    else return transform_apply(a, b, detail::weakly_compatible_fn{}, detail::and_all{});
   } else if constexpr (is_integral_v<A>) {
     return size(b) % a == Int<0>{};
   } else {
@@ -290,10 +354,9 @@ template <class A, class B>
 CUTE_DSL_HOST_DEVICE constexpr auto elem_less(A const& a, B const& b) {
   if constexpr (is_tuple_v<A> && is_tuple_v<B>) {
     static_assert(tuple_size_v<A> == tuple_size_v<B>, "elem_less: the int-tuples must have the same rank");
-    return transform_apply(a, b, [](auto const& x, auto const& y) { return elem_less(x, y); },
-                           [](auto const&... z) { return (true_type{} && ... && z); });
+    return transform_apply(a, b, detail::elem_less_fn{}, detail::and_all{});
   } else if constexpr (is_tuple_v<B>) {
-    return apply(b, [&](auto const&... y) { return (true_type{} && ... && elem_less(a, y)); });
+    return transform_apply(repeat_like(wrap(b), a), b, detail::elem_less_fn{}, detail::and_all{});
   } else {
     static_assert(!is_tuple_v<A>, "elem_less: a tuple cannot be compared with an integer");
     return a < b;
@@ -375,10 +438,7 @@ CUTE_DSL_HOST_DEVICE constexpr auto lift_dice(Crd const& c, T const& t) {
 // c with every underscore replaced by a static 0: the origin of the slice c selects.
 template <class Crd>
 CUTE_DSL_HOST_DEVICE constexpr auto underscore_to_zero(Crd const& c) {
-  return transform_leaf(c, [](auto const& x) {
-    if constexpr (is_underscore_v<decltype(x)>) return Int<0>{};
-    else return x;
-  });
+  return transform_leaf(c, detail::underscore_to_zero_fn{});
 }
 
 }  // namespace cute_dsl

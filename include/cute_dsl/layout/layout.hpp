@@ -125,11 +125,14 @@ template <int... Is, class S, class D>
 CUTE_DSL_HOST_DEVICE constexpr auto depth(Layout<S, D> const& l) { return depth(l.template shape<Is...>()); }
 
 namespace detail {
+template <class S, class D> CUTE_DSL_HOST_DEVICE constexpr auto cosize_sum(S const& s, D const& d);
+struct cosize_sum_fn {
+  template <class S, class D> CUTE_DSL_HOST_DEVICE constexpr auto operator()(S const& s, D const& d) const { return cosize_sum(s, d); }
+};
 template <class S, class D>
 CUTE_DSL_HOST_DEVICE constexpr auto cosize_sum(S const& s, D const& d) {
   if constexpr (is_tuple_v<S>)
-    return transform_apply(s, d, [](auto const& x, auto const& y) { return cosize_sum(x, y); },
-                           [](auto const&... v) { return (Int<0>{} + ... + v); });
+    return transform_apply(s, d, cosize_sum_fn{}, sum_all{});
   else return (s - Int<1>{}) * abs(d);
 }
 }  // namespace detail

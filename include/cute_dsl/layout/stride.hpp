@@ -74,17 +74,29 @@ using GenColMajor = LayoutLeft;
 using GenRowMajor = LayoutRight;
 
 namespace detail {
+template <class S, class Cur> CUTE_DSL_HOST_DEVICE constexpr auto compact_left(S const& shape, Cur const& current);
+template <class S, class Cur> CUTE_DSL_HOST_DEVICE constexpr auto compact_right(S const& shape, Cur const& current);
+// One mode of a compact stride: acc = (strides so far, next stride).
+template <bool Right> struct compact_step {
+  template <class Acc, class Si>
+  CUTE_DSL_HOST_DEVICE constexpr auto operator()(Acc const& acc, Si const& si) const {
+    if constexpr (Right) {
+      auto sub = compact_right(si, get<1>(acc));
+      return make_tuple(prepend(get<0>(acc), get<0>(sub)), get<1>(sub));
+    } else {
+      auto sub = compact_left(si, get<1>(acc));
+      return make_tuple(append(get<0>(acc), get<0>(sub)), get<1>(sub));
+    }
+  }
+};
+
 // Strides that pack `shape` contiguously starting at `current`, leftmost mode fastest.
 // Returns (strides, next current). A static size-1 mode gets stride _0: it is never stepped,
 // and a 0 keeps it from looking like a real mode to coalesce and friends (CuTe does the same).
 template <class S, class Cur>
 CUTE_DSL_HOST_DEVICE constexpr auto compact_left(S const& shape, Cur const& current) {
   if constexpr (is_tuple_v<S>) {
-    auto r = fold(shape, make_tuple(tuple<>{}, current), [](auto const& acc, auto const& si) {
-      auto sub = compact_left(si, get<1>(acc));
-      return make_tuple(append(get<0>(acc), get<0>(sub)), get<1>(sub));
-    });
-    return r;
+    return fold(shape, make_tuple(tuple<>{}, current), compact_step<false>{});
   } else if constexpr (is_constant_v<1, S>) {
     return make_tuple(Int<0>{}, current);
   } else {
@@ -96,11 +108,7 @@ CUTE_DSL_HOST_DEVICE constexpr auto compact_left(S const& shape, Cur const& curr
 template <class S, class Cur>
 CUTE_DSL_HOST_DEVICE constexpr auto compact_right(S const& shape, Cur const& current) {
   if constexpr (is_tuple_v<S>) {
-    auto r = fold(reverse(shape), make_tuple(tuple<>{}, current), [](auto const& acc, auto const& si) {
-      auto sub = compact_right(si, get<1>(acc));
-      return make_tuple(prepend(get<0>(acc), get<0>(sub)), get<1>(sub));
-    });
-    return r;
+    return fold(reverse(shape), make_tuple(tuple<>{}, current), compact_step<true>{});
   } else if constexpr (is_constant_v<1, S>) {
     return make_tuple(Int<0>{}, current);
   } else {
@@ -136,6 +144,19 @@ CUTE_DSL_HOST_DEVICE constexpr auto crd2idx(Coord_ const& coord, Shape_ const& s
   return crd2idx(coord, shape, compact_col_major(shape));
 }
 
+template <class Idx, class Shape_, class Stride_>
+CUTE_DSL_HOST_DEVICE constexpr auto idx2crd(Idx const& idx, Shape_ const& shape, Stride_ const& stride);
+template <class Idx, class Shape_>
+CUTE_DSL_HOST_DEVICE constexpr auto idx2crd(Idx const& idx, Shape_ const& shape);
+namespace detail {
+struct idx2crd_fn {
+  template <class I, class S> CUTE_DSL_HOST_DEVICE constexpr auto operator()(I const& i, S const& s) const { return idx2crd(i, s); }
+  template <class I, class S, class D> CUTE_DSL_HOST_DEVICE constexpr auto operator()(I const& i, S const& s, D const& d) const {
+    return idx2crd(i, s, d);
+  }
+};
+}  // namespace detail
+
 // The natural coordinate (congruent with `shape`) of `idx` under the given strides:
 // each leaf is (idx / stride) % shape. With the default column-major stride this inverts
 // crd2idx on [0, size(shape)). A tuple idx is converted mode by mode.
@@ -144,11 +165,11 @@ CUTE_DSL_HOST_DEVICE constexpr auto idx2crd(Idx const& idx, Shape_ const& shape,
   if constexpr (is_tuple_v<Idx>) {
     static_assert(is_tuple_v<Shape_> && tuple_size_v<Idx> == tuple_size_v<Shape_>,
                   "idx2crd: a tuple index must have the shape's rank");
-    return transform(idx, shape, stride, [](auto const& i, auto const& s, auto const& d) { return idx2crd(i, s, d); });
+    return transform(idx, shape, stride, detail::idx2crd_fn{});
   } else if constexpr (is_tuple_v<Shape_>) {
     static_assert(is_tuple_v<Stride_> && tuple_size_v<Shape_> == tuple_size_v<Stride_>,
                   "idx2crd: shape and stride must be congruent");
-    return transform(shape, stride, [&](auto const& s, auto const& d) { return idx2crd(idx, s, d); });
+    return transform(repeat_like(wrap(shape), idx), shape, stride, detail::idx2crd_fn{});
   } else if constexpr (is_constant_v<1, Shape_>) {
     return Int<0>{};  // the only coordinate; its stride may well be 0
   } else {
@@ -163,7 +184,7 @@ CUTE_DSL_HOST_DEVICE constexpr auto idx2crd(Idx const& idx, Shape_ const& shape)
   if constexpr (is_tuple_v<Idx>) {
     static_assert(is_tuple_v<Shape_> && tuple_size_v<Idx> == tuple_size_v<Shape_>,
                   "idx2crd: a tuple index must have the shape's rank");
-    return transform(idx, shape, [](auto const& i, auto const& s) { return idx2crd(i, s); });
+    return transform(idx, shape, detail::idx2crd_fn{});
   } else if constexpr (is_tuple_v<Shape_>) {
     return idx2crd(idx, shape, compact_col_major(shape));
   } else {

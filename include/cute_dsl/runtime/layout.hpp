@@ -95,22 +95,36 @@ class Tiler {
 
 namespace detail {
 
-// What the rule means for the values the algebra reports (detail0, detail1).
+// What the rule means for the values the algebra reports in (detail0, detail1); the meaning of
+// each pair is fixed by the algebra (layout/tree_*.hpp) per rule.
 inline std::string rule_detail(tree::Error e, tree::index_t d0, tree::index_t d1) {
   const std::string a = std::to_string(d0), b = std::to_string(d1);
   switch (e) {
     case tree::Error::stride_divisibility:
-      return "stride " + a + " of the right-hand layout must divide, or be a multiple of, extent " + b +
-             " of the left-hand layout";
+      return "stride " + a + " of the right-hand layout does not step exactly through extent " + b +
+             " of the left-hand layout (it must divide it or be a multiple of it, and the right-hand modes must "
+             "not carry into the next left-hand mode)";
     case tree::Error::shape_divisibility:
-      return "shape " + a + " of the right-hand layout must be divisible by the extent " + b + " it spans";
+      return "shape " + a + " of the right-hand layout is not divisible by " + b +
+             ", the number of elements the left-hand mode provides at that stride";
     case tree::Error::complement_injective:
-      return "two modes overlap (values " + a + " and " + b + ")";
+      return "stride " + a + " is smaller than " + b +
+             ", the extent (shape*stride) of the mode before it, so the modes overlap";
     case tree::Error::complement_divisibility:
-      return "sorted by stride, each stride must be a multiple of the previous mode's extent (values " + a +
-             " and " + b + ")";
+      return "stride " + a + " is not a multiple of " + b + ", the extent (shape*stride) of the mode before it";
     case tree::Error::left_inverse_divisibility:
-      return "sorted by stride, each stride must divide the next (values " + a + " and " + b + ")";
+      return "stride " + a + " is not a multiple of the previous stride " + b;
+    case tree::Error::left_inverse_injective:
+      return "the layout maps several coordinates to one offset, so no left inverse exists (values " + a + " and " +
+             b + ")";
+    case tree::Error::rank_mismatch:
+      return "the tiler has " + a + " modes but the layout only " + b;
+    case tree::Error::capacity:
+      return "the result would need more than " + std::to_string(tree::kCapacity) + " nodes";
+    case tree::Error::overflow:
+      return a + " * " + b + " does not fit in 64 bits";
+    case tree::Error::zero_shape:
+      return "got " + a;
     default:
       return "values " + a + " and " + b;
   }
