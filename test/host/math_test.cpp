@@ -37,7 +37,7 @@ static_assert(test_static());
 
 constexpr bool test_runtime_range() {
   for (int a = -12; a <= 12; ++a) {
-    if (abs(a) != (a < 0 ? -a : a)) return false;
+    if (cute_dsl::abs(a) != (a < 0 ? -a : a)) return false;  // qualified: ::abs(int) from <stdlib.h> is visible too
     if (signum(a) != (a > 0) - (a < 0)) return false;
     for (int b = -12; b <= 12; ++b) {
       if (gcd(a, b) != ref_gcd(a, b)) return false;

@@ -36,7 +36,7 @@ struct ComposedLayout : detail::tuple_base<index_sequence<0, 1, 2>, LayoutA, Off
     if constexpr (has_underscore_v<Crd>) {
       auto so = slice_and_offset(c, layout_b());
       auto o = offset() + get<1>(so);
-      return ComposedLayout<LayoutA, decltype(o), decltype(get<0>(so))>(layout_a(), o, get<0>(so));
+      return ComposedLayout<LayoutA, decltype(o), remove_cvref_t<decltype(get<0>(so))>>(layout_a(), o, get<0>(so));
     } else {
       return layout_a()(offset() + layout_b()(c));
     }

@@ -90,8 +90,9 @@ CUTE_DSL_HOST_DEVICE constexpr LeafWalk compose_leaf(const Modes& a, index_t n, 
   return w;
 }
 
-// The cheap sufficient test of the postcondition. Each leaf of B must walk A exactly (r divides
-// e or e divides r wherever it matters), so that its own sub-layout is exact; then the digits the
+// The cheap sufficient test of the postcondition. Each leaf of B must walk A exactly (in each
+// mode it reaches, e divides r, or r divides e, or all its remaining steps stay inside the mode),
+// so that its own sub-layout is exact; then the digits the
 // leaves produce in each mode of A (r*(m-1) at most per sub-mode) must sum to less than the
 // mode's extent, so that adding the leaves' offsets never carries and A is additive over them.
 // On failure, (bad_stride, bad_extent) name the leaf stride and the extent of A at fault.
@@ -107,12 +108,14 @@ CUTE_DSL_HOST_DEVICE constexpr bool composition_is_exact(const Modes& a, const M
         r /= e;
         continue;
       }
-      if (r > e || e % r != 0) {
+      // r lands inside the mode: exact if it divides the extent, or if all n steps stay inside.
+      const bool divides = r < e && e % r == 0;
+      if (!divides && !(r < e && r * (n - 1) < e)) {
         bad_stride = r;
         bad_extent = e;
         return false;
       }
-      const index_t m = min_index(e / r, n);
+      const index_t m = divides ? min_index(e / r, n) : n;
       digit_sum[i] += r * (m - 1);
       if (digit_sum[i] >= e) {
         bad_stride = b.stride[j];

@@ -66,10 +66,12 @@ CUTE_DSL_HOST_DEVICE constexpr Tree splice(const Tree& pair, bool splice_first, 
   return out;
 }
 
-CUTE_DSL_HOST_DEVICE constexpr Result<Tree> regroup(const Result<Tree>& logical, const Tiler* tiler, bool splice_first,
+// `tiler_modes` is the tiler's rank, or 0 for a single tile (whose logical result is already
+// the rank-2 zipped form).
+CUTE_DSL_HOST_DEVICE constexpr Result<Tree> regroup(const Result<Tree>& logical, int tiler_modes, bool splice_first,
                                                     bool splice_second) {
   if (!logical.ok()) return logical;
-  const Tree zipped = tiler ? tile_unzip(logical.value, tiler_rank(*tiler)) : logical.value;
+  const Tree zipped = tiler_modes > 0 ? tile_unzip(logical.value, tiler_modes) : logical.value;
   if (!splice_first && !splice_second) return tree_result(zipped);
   return tree_result(splice(zipped, splice_first, splice_second));
 }
@@ -111,23 +113,23 @@ CUTE_DSL_HOST_DEVICE constexpr Result<Tree> zipped_divide(const Tree& layout, co
   return logical_divide(layout, tile);
 }
 CUTE_DSL_HOST_DEVICE constexpr Result<Tree> zipped_divide(const Tree& layout, const Tiler& tiler) {
-  return detail::regroup(logical_divide(layout, tiler), &tiler, false, false);
+  return detail::regroup(logical_divide(layout, tiler), detail::tiler_rank(tiler), false, false);
 }
 
 // ((tile modes...), rest modes...)
 CUTE_DSL_HOST_DEVICE constexpr Result<Tree> tiled_divide(const Tree& layout, const Tree& tile) {
-  return detail::regroup(logical_divide(layout, tile), nullptr, false, true);
+  return detail::regroup(logical_divide(layout, tile), 0, false, true);
 }
 CUTE_DSL_HOST_DEVICE constexpr Result<Tree> tiled_divide(const Tree& layout, const Tiler& tiler) {
-  return detail::regroup(logical_divide(layout, tiler), &tiler, false, true);
+  return detail::regroup(logical_divide(layout, tiler), detail::tiler_rank(tiler), false, true);
 }
 
 // (tile modes..., rest modes...)
 CUTE_DSL_HOST_DEVICE constexpr Result<Tree> flat_divide(const Tree& layout, const Tree& tile) {
-  return detail::regroup(logical_divide(layout, tile), nullptr, true, true);
+  return detail::regroup(logical_divide(layout, tile), 0, true, true);
 }
 CUTE_DSL_HOST_DEVICE constexpr Result<Tree> flat_divide(const Tree& layout, const Tiler& tiler) {
-  return detail::regroup(logical_divide(layout, tiler), &tiler, true, true);
+  return detail::regroup(logical_divide(layout, tiler), detail::tiler_rank(tiler), true, true);
 }
 
 }  // namespace cute_dsl::tree

@@ -53,19 +53,19 @@ CUTE_DSL_HOST_DEVICE constexpr Result<Tree> zipped_product(const Tree& block, co
   return logical_product(block, tiler);
 }
 CUTE_DSL_HOST_DEVICE constexpr Result<Tree> zipped_product(const Tree& block, const Tiler& tiler) {
-  return detail::regroup(logical_product(block, tiler), &tiler, false, false);
+  return detail::regroup(logical_product(block, tiler), detail::tiler_rank(tiler), false, false);
 }
 CUTE_DSL_HOST_DEVICE constexpr Result<Tree> tiled_product(const Tree& block, const Tree& tiler) {
-  return detail::regroup(logical_product(block, tiler), nullptr, false, true);
+  return detail::regroup(logical_product(block, tiler), 0, false, true);
 }
 CUTE_DSL_HOST_DEVICE constexpr Result<Tree> tiled_product(const Tree& block, const Tiler& tiler) {
-  return detail::regroup(logical_product(block, tiler), &tiler, false, true);
+  return detail::regroup(logical_product(block, tiler), detail::tiler_rank(tiler), false, true);
 }
 CUTE_DSL_HOST_DEVICE constexpr Result<Tree> flat_product(const Tree& block, const Tree& tiler) {
-  return detail::regroup(logical_product(block, tiler), nullptr, true, true);
+  return detail::regroup(logical_product(block, tiler), 0, true, true);
 }
 CUTE_DSL_HOST_DEVICE constexpr Result<Tree> flat_product(const Tree& block, const Tiler& tiler) {
-  return detail::regroup(logical_product(block, tiler), &tiler, true, true);
+  return detail::regroup(logical_product(block, tiler), detail::tiler_rank(tiler), true, true);
 }
 
 namespace detail {

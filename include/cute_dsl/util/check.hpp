@@ -55,8 +55,34 @@
 
 namespace cute_dsl::detail {
 
-// Not inline-able into the hot path on purpose: only reached when a rule is broken.
-[[noreturn]] CUTE_DSL_HOST_DEVICE constexpr void check_failed(const char* function, tree::Error rule,
+// The "why" half of a rule's text, for checks whose rule is only known at run time.
+CUTE_DSL_HOST_DEVICE constexpr const char* rule_why(tree::Error e) {
+  switch (e) {
+#define CUTE_DSL_RULE_WHY_CASE(rule) \
+  case tree::Error::rule: return CUTE_DSL_RULE_WHY_##rule;
+    CUTE_DSL_RULE_WHY_CASE(capacity)
+    CUTE_DSL_RULE_WHY_CASE(stride_divisibility)
+    CUTE_DSL_RULE_WHY_CASE(shape_divisibility)
+    CUTE_DSL_RULE_WHY_CASE(complement_injective)
+    CUTE_DSL_RULE_WHY_CASE(complement_divisibility)
+    CUTE_DSL_RULE_WHY_CASE(left_inverse_divisibility)
+    CUTE_DSL_RULE_WHY_CASE(left_inverse_injective)
+    CUTE_DSL_RULE_WHY_CASE(rank_mismatch)
+    CUTE_DSL_RULE_WHY_CASE(congruence)
+    CUTE_DSL_RULE_WHY_CASE(zero_shape)
+    CUTE_DSL_RULE_WHY_CASE(negative_stride)
+    CUTE_DSL_RULE_WHY_CASE(division_by_zero)
+    CUTE_DSL_RULE_WHY_CASE(overflow)
+#undef CUTE_DSL_RULE_WHY_CASE
+    case tree::Error::none: break;
+  }
+  return "the layout algebra refused the input";
+}
+
+// Only reached when a rule is broken. Deliberately not constexpr: reached during constant
+// evaluation, it stops compilation with "call to non-'constexpr' function check_failed(...)",
+// whose arguments show the function, the rule and the values.
+[[noreturn]] CUTE_DSL_HOST_DEVICE inline void check_failed(const char* function, tree::Error rule,
                                                               const char* why, long long value0,
                                                               long long value1) {
 #if defined(__CUDA_ARCH__) || defined(__CUDACC_RTC__)
@@ -66,6 +92,12 @@ namespace cute_dsl::detail {
   throw LayoutError(function, rule,
                     std::string(why) + " (values " + std::to_string(value0) + " and " + std::to_string(value1) + ")");
 #endif
+}
+
+// A tree::Result that failed becomes the same failure as a CUTE_DSL_CHECK of its rule.
+template <class T>
+CUTE_DSL_HOST_DEVICE constexpr void check_result(const char* function, const tree::Result<T>& r) {
+  if (!r.ok()) check_failed(function, r.error, rule_why(r.error), r.detail0, r.detail1);
 }
 
 }  // namespace cute_dsl::detail
