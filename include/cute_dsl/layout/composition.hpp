@@ -265,17 +265,28 @@ CUTE_DSL_HOST_DEVICE constexpr void check_composition_result(const char* fn, Com
   CUTE_DSL_CHECK_VALUES(holds, fn, stride_divisibility, bad_stride, bad_extent);
 }
 
+struct non_negative_stride_fn {
+  const char* function;
+  template <class D>
+  CUTE_DSL_HOST_DEVICE constexpr void operator()(D const& d) const {
+    if constexpr (!is_C_v<D>) CUTE_DSL_CHECK_VALUES(d >= 0, function, negative_stride, d, 0);
+  }
+};
+
 template <class A, class B>
 CUTE_DSL_HOST_DEVICE constexpr auto composition_dynamic(const char* fn, A const& a, B const& b) {
   auto as = flatten_to_tuple(a.shape());
   auto ad = flatten_to_tuple(a.stride());
+  // With one leaf in A there is no walk and nothing to check but the shapes and B's strides.
+  constexpr bool walk = int(tuple_size_v<decltype(as)>) > 1;
   if constexpr (typed_checks) {
     check_positive_shapes(fn, a.shape());
     check_positive_shapes(fn, b.shape());
-    check_composition_walk(fn, composition_values(as, ad, b));
+    if constexpr (walk) check_composition_walk(fn, composition_values(as, ad, b));
+    else for_each_leaf(b.stride(), non_negative_stride_fn{fn});
   }
   auto result = layout_of_nest(transform_leaf(b.shape(), b.stride(), compose_leaf_fn<decltype(as), decltype(ad)>{as, ad}));
-  if constexpr (typed_checks) check_composition_result(fn, composition_values(as, ad, b), a, b, result);
+  if constexpr (typed_checks && walk) check_composition_result(fn, composition_values(as, ad, b), a, b, result);
   return result;
 }
 
