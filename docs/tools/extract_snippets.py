@@ -29,12 +29,13 @@ pseudo-code or signatures).
     block failing for an unrelated reason (a typo) does not pass.
   * Compiler diagnostics point at the Markdown file and line (`#line` directives).
 
-```sh blocks: only lines whose first word is `cute-dsl` (or a path ending in `/cute-dsl`),
+```sh blocks (also ```bash, ```shell, ```console): only lines whose first word is `cute-dsl` (or a path ending in `/cute-dsl`),
 optionally after a `$ ` prompt, are checked; other lines (cmake, ...) are left alone.
   * `cute-dsl layout 'EXPR'   # -> RESULT` : the tool's output must be the one line RESULT.
   * A command with no `# ->` takes its expected output from the ```text block that follows the
-    ```sh block (blank lines between are allowed); the text block holds the output of all such
-    commands of the sh block, in order. A checked command with neither is an extraction error.
+    ```sh block (with only blank lines between). With one such command in the sh block the text
+    block is its whole output (a --table, say); with several, each takes one line of it, in
+    order. A checked command with neither is an extraction error.
   * An expected output starting with `ERROR` is compared with standard error and requires a
     non-zero exit status; anything else with standard output and exit status 0. ` ...` at the
     end of a line is a prefix match, as above.
@@ -72,10 +73,12 @@ class DocError(Exception):
 
 
 def blocks_of(path):
-    """Yields (lang, attributes, first content line number (1-based), content lines)."""
+    """Yields (lang, attributes, first content line number (1-based), content lines, and whether
+    only blank lines separate the block from the previous one)."""
     with open(path, encoding="utf-8") as f:
         lines = f.read().split("\n")
     i = 0
+    previous_end = None  # index of the previous block's closing fence
     while i < len(lines):
         m = FENCE.match(lines[i])
         if not m:
@@ -97,7 +100,9 @@ def blocks_of(path):
             i += 1
         else:
             raise DocError(f"{path}:{start}: code block never closed")
-        yield lang, attrs, start + 1, body
+        adjacent = previous_end is not None and all(not l.strip() for l in lines[previous_end + 1:start - 1])
+        yield lang, attrs, start + 1, body, adjacent
+        previous_end = i
         i += 1
 
 
@@ -178,7 +183,7 @@ def checks_of(path):
     stem = os.path.splitext(os.path.basename(path))[0]
     items = list(blocks_of(path))
     n_cpp = n_sh = 0
-    for index, (lang, attrs, first, body) in enumerate(items):
+    for index, (lang, attrs, first, body, _) in enumerate(items):
         if lang in CPP_LANGS:
             n_cpp += 1
             unknown = [a for a in attrs if a != "compile-fail"]
@@ -198,7 +203,7 @@ def checks_of(path):
                    "cpp": cpp_translation_unit(path, first, body), "expected": expected}
         elif lang in ("sh", "bash", "shell", "console"):
             following = None
-            if index + 1 < len(items) and items[index + 1][0] == "text":
+            if index + 1 < len(items) and items[index + 1][0] == "text" and items[index + 1][4]:
                 following = items[index + 1][3]
             cases = sh_cases(path, first, body, following)
             if cases:

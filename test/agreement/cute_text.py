@@ -38,8 +38,8 @@ class Reader:
         if self.peek() == ':':
             self.pos += 1
             return (shape, self.int_tuple())
-        if isinstance(shape, int):  # a plain integer n in a tiler means n:1
-            return (shape, 1)
+        if isinstance(shape, int):  # a plain integer n in a tiler: the layout n:1, given as an integer
+            return shape
         raise ValueError(f"a layout needs a stride: {self.text!r}")
 
     def argument(self):
@@ -99,3 +99,27 @@ def layout_expr(layout, dyn_shape=False, dyn_stride=False):
     return f'make_layout({se},{de})'
 
 
+
+
+def is_tiler(x):
+    return isinstance(x, list)
+
+
+def tiler_type(tiler):
+    """A static tiler as the type of make_tile(...); integer elements as C<n>."""
+    return 'tuple<' + ','.join(f'C<{t}>' if isinstance(t, int) else layout_type(t) for t in tiler) + '>'
+
+
+def tiler_expr(tiler, dyn_shape=False, dyn_stride=False):
+    if not dyn_shape and not dyn_stride:
+        return tiler_type(tiler) + '{}'
+    return 'make_tile(' + ','.join(argument_expr(t, dyn_shape, dyn_stride) for t in tiler) + ')'
+
+
+def argument_expr(arg, dyn_shape=False, dyn_stride=False):
+    """Layout, tiler or integer argument as a C++ expression."""
+    if is_tiler(arg):
+        return tiler_expr(arg, dyn_shape, dyn_stride)
+    if isinstance(arg, int):
+        return str(arg) if dyn_shape else f'C<{arg}>{{}}'
+    return layout_expr(arg, dyn_shape, dyn_stride)

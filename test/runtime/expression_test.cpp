@@ -23,6 +23,10 @@ TEST(Expression, Literals) {
   EXPECT_EQ(eval("  42 "), "42");
   EXPECT_EQ(eval("_8"), "8");
   EXPECT_EQ(eval("-3"), "-3");
+  EXPECT_EQ(eval("9223372036854775807"), "9223372036854775807");    // the int64 limits read exactly
+  EXPECT_EQ(eval("-9223372036854775808"), "-9223372036854775808");
+  EXPECT_THROW(evaluate_expression("9223372036854775808"), ParseError);
+  EXPECT_THROW(evaluate_expression("-9223372036854775809"), ParseError);
   EXPECT_EQ(eval("[2:1,2]"), "[2:1,2:1]");
   EXPECT_EQ(eval("[(1):(4),(2,1):(2,16)]"), "[(1):(4),(2,1):(2,16)]");
   EXPECT_EQ(eval("[ 4 ]"), "[4:1]");

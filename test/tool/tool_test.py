@@ -75,7 +75,7 @@ def case_errors():
 
 
 def case_batch():
-    exprs = ["size(8:1)", "frob(1)", "", "coalesce((2,4):(1,2))", "(4,2):(1", "rank(((2,2),3):((1,4),2))",
+    exprs = ["size(8:1)", "frob(1)", "", "coalesce((2,4):(2,4))", "(4,2):(1", "rank(((2,2),3):((1,4),2))",
              "composition(((3,2)):((1,6)),(2,2):(1,2))", "[4]", "depth(4:1)\r"]
     rc, out, err = run("layout", "--batch", stdin="\n".join(exprs) + "\n")
     lines = out.split("\n")

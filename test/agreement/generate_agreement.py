@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""Generates the agreement tests: templates vs the run-time tree algebra vs CuTe's EXPECTED.
+
+For every row of the public conformance files this writes, into one of N translation units:
+  * a STATIC case (rows whose EXPECTED is not ERROR): the operation on static template layouts;
+    the result is proven static (static_assert) and its tree must equal the tree algebra's answer
+    on the row's text exactly, and EXPECTED under check_layouts.py's equality;
+  * DYNAMIC cases where the operation supports run-time leaves (see docs/design/layout.md): the
+    result must be the same function and size as EXPECTED, or, for ERROR rows, throw LayoutError
+    naming the same rule as the tree algebra.
+Rows that no template can express (inverses and max_common_vector of run-time layouts) are
+static only; rejected inputs (ERROR) cannot compile statically and are covered by the tree and
+dynamic checks here and by test/compile_fail.
+
+usage: generate_agreement.py OUT_DIR N_UNITS TSV [TSV...]
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cute_text import parse, is_tiler, layout_type, argument_expr, tiler_type  # noqa: E402
+
+INTEGER_OPS = {'size', 'cosize', 'rank', 'depth', 'max_common_vector'}
+TEMPLATE_NAME = {'size': 'size', 'cosize': 'cosize', 'rank': 'rank', 'depth': 'depth'}
+LAYOUT_ONLY_SECOND = {'blocked_product', 'raked_product', 'max_common_vector'}
+
+
+def cxx_string(s):
+    return '"' + s.replace('\\', '\\\\').replace('"', '\\"') + '"'
+
+
+def static_arg(arg):
+    if is_tiler(arg):
+        return tiler_type(arg) + '{}'
+    if isinstance(arg, int):
+        return f'C<{arg}>{{}}'
+    return layout_type(arg) + '{}'
+
+
+def dynamic_variants(op, a1, a2, expected):
+    """(label, expression) pairs of the run-time forms of the call, or [] where unsupported."""
+    def call(*args):
+        return f'{op}(' + ','.join(args) + ')'
+    if op in ('coalesce', 'filter', 'flatten', 'size', 'cosize'):
+        return [('dyn', call(argument_expr(a1, True, True)))]
+    if op == 'composition':
+        return [('dynA', call(argument_expr(a1, True, True), static_arg(a2))),
+                ('dynAB', call(argument_expr(a1, True, True), argument_expr(a2, True, True)))]
+    if op == 'complement':
+        args = [argument_expr(a1, True, False)]
+        if a2 is not None:
+            args.append(str(a2))
+        return [('dynshape', call(*args))]
+    if op.endswith('_divide'):
+        # A static tile whose own complement is refused fails to compile (as it should), so
+        # refused rows get a tile with run-time shapes instead.
+        tile = argument_expr(a2, True, False) if expected == 'ERROR' else static_arg(a2)
+        return [('dynL', call(argument_expr(a1, True, True), tile))]
+    if op.endswith('_product'):
+        return [('dyntiler', call(argument_expr(a1, True, False), argument_expr(a2, True, True)))]
+    return []
+
+
+def case_text(op, fields):
+    return f'{op}(' + ','.join(fields) + ')'
+
+
+def generate(rows, out_dir, n_units):
+    units = [[] for _ in range(n_units)]
+    counts = {'static': 0, 'dynamic': 0, 'tree_only': 0}
+    for k, (source, line_no, fields) in enumerate(rows):
+        op, args, expected = fields[0], fields[1:-1], fields[-1]
+        a1 = parse(args[0])
+        a2 = parse(args[1]) if len(args) > 1 else None
+        text = case_text(op, args)
+        label = f'{source}:{line_no}'
+        funcs = []
+        if expected != 'ERROR':
+            call = f'{op}(' + ','.join(static_arg(a) for a in [a1] + ([a2] if a2 is not None else [])) + ')'
+            if op in INTEGER_OPS:
+                body = (f'  auto r = {call};\n  static_assert(is_C_v<decltype(r)>, "static integer");\n'
+                        f'  c.static_integer((long long)decltype(r)::value);\n')
+            else:
+                body = (f'  auto r = {call};\n  static_assert(is_static_v<decltype(r)>, "static result");\n'
+                        f'  c.static_layout(to_tree(r));\n')
+            # The typed-checks build (AGREEMENT_DYNAMIC_ONLY) re-runs only the dynamic forms.
+            body = '#ifndef AGREEMENT_DYNAMIC_ONLY\n' + body + '#else\n  (void)c;\n#endif\n'
+            funcs.append(('static', body))
+            counts['static'] += 1
+        else:
+            funcs.append(('tree', '  c.tree_only();\n'))
+            counts['tree_only'] += 1
+        for tag, expr in dynamic_variants(op, a1, a2, expected):
+            if op in ('size', 'cosize'):
+                body = f'  c.dynamic_integer([&] {{ return (long long)({expr}); }});\n'
+            else:
+                body = f'  c.dynamic_layout([&] {{ return to_tree({expr}); }});\n'
+            funcs.append((tag, body))
+            counts['dynamic'] += 1
+        unit = units[k % n_units]
+        for tag, body in funcs:
+            name = f'case_{k}_{tag}'
+            unit.append((name, label, text, expected, tag, body))
+
+    os.makedirs(out_dir, exist_ok=True)
+    for u, cases in enumerate(units):
+        lines = ['// Generated by test/agreement/generate_agreement.py; do not edit.',
+                 '#include "agreement_support.hpp"', '',
+                 'namespace {', 'using namespace cute_dsl;', '']
+        for name, label, text, expected, tag, body in cases:
+            lines.append(f'void {name}(agreement::Checker& c) {{')
+            lines.append(body.rstrip('\n'))
+            lines.append('}')
+        lines.append('')
+        lines.append('const agreement::Case kCases[] = {')
+        for name, label, text, expected, tag, body in cases:
+            lines.append(f'  {{{cxx_string(label)}, {cxx_string(text)}, {cxx_string(expected)}, '
+                         f'{cxx_string(tag)}, &{name}}},')
+        lines.append('};')
+        lines.append('}  // namespace')
+        lines.append('')
+        lines.append(f'TEST(Agreement, Unit{u:02d}) {{ agreement::run_cases(kCases); }}')
+        content = '\n'.join(lines) + '\n'
+        path = os.path.join(out_dir, f'agreement_{u:02d}.cpp')
+        # Rewrite only on change, so that a re-run does not rebuild everything.
+        if not os.path.exists(path) or open(path).read() != content:
+            with open(path, 'w') as f:
+                f.write(content)
+    return counts
+
+
+def main():
+    out_dir, n_units, files = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+    rows = []
+    for path in files:
+        source = os.path.basename(path)
+        for line_no, line in enumerate(open(path), 1):
+            line = line.rstrip('\n')
+            if not line or line.startswith('#'):
+                continue
+            rows.append((source, line_no, line.split('\t')))
+    counts = generate(rows, out_dir, n_units)
+    print(f'agreement: {len(rows)} rows -> {counts["static"]} static, {counts["dynamic"]} dynamic, '
+          f'{counts["tree_only"]} tree-only cases in {n_units} units')
+
+
+if __name__ == '__main__':
+    main()
