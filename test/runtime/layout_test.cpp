@@ -66,6 +66,23 @@ TEST(RuntimeLayout, RuleFailuresThrowNamingTheFunctionAndRule) {
   }
 }
 
+// Results beyond 64 bits are errors, never wrapped-around layouts (found by fuzzing).
+TEST(RuntimeLayout, UnrepresentableResultsAreOverflowErrors) {
+  try {
+    const Layout r = rt::blocked_product(Layout::parse("(3,3):(1,3)"), Layout::parse("(4,1424294967294967296):(2,0)"));
+    FAIL() << "got " << r;
+  } catch (const LayoutError& e) {
+    EXPECT_EQ(e.rule(), tree::Error::overflow) << e.what();
+    EXPECT_EQ(e.function(), "blocked_product");
+  }
+  try {
+    const Layout r = rt::complement(Layout::parse("3:2122437203685475807"));
+    FAIL() << "got " << r;
+  } catch (const LayoutError& e) {
+    EXPECT_EQ(e.rule(), tree::Error::overflow) << e.what();
+  }
+}
+
 TEST(RuntimeTiler, BuildAndPrint) {
   Tiler t{Layout(2, 1), Layout::parse("(2,1):(2,16)")};
   EXPECT_EQ(t.rank(), 2);

@@ -93,6 +93,42 @@ CUTE_DSL_HOST_DEVICE constexpr auto filter_dynamic(L const& l) {
   return coalesce_flat(transform(flatten_to_tuple(l.shape()), d, filter_shape_fn{}), d);
 }
 
+// A typed result may end in modes whose run-time shape is 1, which the static answer would have
+// removed. Inside the size that changes nothing, but past it a layout continues through its last
+// mode, and composition relies on that continuation. So the last stride of a run-time-sized last
+// mode is chosen at run time to continue as the static answer does: through the last mode whose
+// shape is not 1 (stride shape*stride), or not at all (0) when every mode is 1.
+template <class S, class D, unsigned long... Ks>
+CUTE_DSL_HOST_DEVICE constexpr auto normalize_tail_flat(S const& s, D const& d, index_sequence<Ks...>) {
+  constexpr int N = int(sizeof...(Ks)) + 1;
+  using V = layout_int_t<Layout<S, D>>;
+  const tree::index_t shapes[N] = {tree::index_t(get<Ks>(s))..., tree::index_t(get<N - 1>(s))};
+  const tree::index_t strides[N] = {tree::index_t(get<Ks>(d))..., tree::index_t(get<N - 1>(d))};
+  tree::index_t last = strides[N - 1];
+  if (shapes[N - 1] == 1) {
+    last = 0;
+    for (int k = N - 2; k >= 0; --k)
+      if (shapes[k] != 1) {
+        last = shapes[k] * strides[k];
+        break;
+      }
+  }
+  return make_layout(s, make_tuple(get<Ks>(d)..., V(last)));
+}
+
+template <class L>
+CUTE_DSL_HOST_DEVICE constexpr auto normalize_tail(L const& l) {
+  using S = typename L::shape_type;
+  if constexpr (!is_tuple_v<S>) {
+    if constexpr (is_C_v<S>) return l;
+    else return make_layout(l.shape(), layout_int_t<L>(l.shape() == 1 ? 0 : l.stride()));
+  } else {
+    constexpr int N = int(tuple_size_v<S>);
+    if constexpr (is_C_v<remove_cvref_t<decltype(get<N - 1>(l.shape()))>>) return l;
+    else return normalize_tail_flat(l.shape(), l.stride(), make_index_sequence<N - 1>{});
+  }
+}
+
 template <class L, class P>
 CUTE_DSL_HOST_DEVICE constexpr auto coalesce_profile_dynamic(L const& l, P const& p);
 
@@ -110,7 +146,7 @@ CUTE_DSL_HOST_DEVICE constexpr auto coalesce_modes_by(L const& l, P const& p, in
 template <class L, class P>
 CUTE_DSL_HOST_DEVICE constexpr auto coalesce_profile_dynamic(L const& l, P const& p) {
   if constexpr (!is_tuple_v<P>) {
-    return coalesce_dynamic(l);
+    return normalize_tail(coalesce_dynamic(l));
   } else {
     constexpr int LR = rank_v<typename L::shape_type>;
     static_assert(int(tuple_size_v<P>) <= LR, "coalesce: " CUTE_DSL_RULE_TEXT(rank_mismatch));
@@ -130,7 +166,7 @@ CUTE_DSL_HOST_DEVICE constexpr auto coalesce(Layout<S, D> const& layout) {
     return decode_layout_t<R>{};
   } else {
     CUTE_DSL_CHECK_BY_TREE("coalesce", tree::coalesce(detail::value_tree(layout)));
-    return detail::coalesce_dynamic(layout);
+    return detail::normalize_tail(detail::coalesce_dynamic(layout));
   }
 }
 
@@ -160,7 +196,7 @@ CUTE_DSL_HOST_DEVICE constexpr auto filter(Layout<S, D> const& layout) {
     return decode_layout_t<R>{};
   } else {
     CUTE_DSL_CHECK_BY_TREE("filter", tree::filter(detail::value_tree(layout)));
-    return detail::filter_dynamic(layout);
+    return detail::normalize_tail(detail::filter_dynamic(layout));
   }
 }
 

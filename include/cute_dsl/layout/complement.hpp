@@ -131,23 +131,27 @@ CUTE_DSL_HOST_DEVICE constexpr auto complement_impl(const char* fn, L const& l, 
                                  "run-time strides are not supported (the modes are ordered by stride at compile time)");
     return l;
   } else {
-    if constexpr (is_static_v<L>) {  // the rules do not depend on the cotarget: check them now
-      using R = StaticResult<ComplementOp<L>>;
-      CUTE_DSL_STATIC_RESULT_CHECKS(R::result, "complement");
-    }
     return complement_dynamic(fn, l, cotarget);
   }
 }
 
 template <class L, class T>
 CUTE_DSL_HOST_DEVICE constexpr auto complement_any(L const& l, T const& cotarget) {
+  if constexpr (is_static_v<L> && !is_static_v<T>) {  // the rules do not depend on the cotarget
+    using R = StaticResult<ComplementOp<L>>;
+    CUTE_DSL_STATIC_RESULT_CHECKS(R::result, "complement");
+  }
   if constexpr (!(is_static_v<L> && is_static_v<T>)) {
     if constexpr (is_tuple_v<T>)
       CUTE_DSL_CHECK_BY_TREE("complement", tree::complement(value_tree(l), to_tree(cotarget)));
     else
       CUTE_DSL_CHECK_BY_TREE("complement", tree::complement(value_tree(l), tree::index_t(cotarget)));
   }
-  return complement_impl("complement", l, cotarget);
+  // As a result of its own it may become the left side of a composition: continue it past its
+  // size as the static answer would (complement_impl alone serves logical_divide, where it is
+  // only a right side and its static strides are worth keeping).
+  if constexpr (is_static_v<L> && is_static_v<T>) return complement_impl("complement", l, cotarget);
+  else return normalize_tail(complement_impl("complement", l, cotarget));
 }
 
 }  // namespace detail

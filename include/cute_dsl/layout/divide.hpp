@@ -67,6 +67,10 @@ CUTE_DSL_HOST_DEVICE constexpr auto logical_divide_layout(const char* fn, L cons
   } else {
     CUTE_DSL_UNSUPPORTED_DYNAMIC(is_static_v<typename T::stride_type>, "logical_divide",
                                  "run-time strides in the tile are not supported (its complement orders modes by stride at compile time)");
+    if constexpr (is_static_v<T>) {  // a static tile's complement is refused whatever L is
+      using C = StaticResult<ComplementOp<T>>;
+      CUTE_DSL_STATIC_RESULT_CHECKS(C::result, "logical_divide");
+    }
     if constexpr (is_static_v<typename T::stride_type>)
       return composition_impl(fn, l, layout_of_modes(tile, complement_impl(fn, tile, divide_cotarget(fn, l))));
     else

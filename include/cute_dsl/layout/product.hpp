@@ -35,7 +35,8 @@ CUTE_DSL_HOST_DEVICE constexpr auto logical_product_layout(const char* fn, B con
     CUTE_DSL_UNSUPPORTED_DYNAMIC(is_static_v<typename B::stride_type>, "logical_product",
                                  "run-time strides in the block are not supported (its complement orders modes by stride at compile time)");
     if constexpr (is_static_v<typename B::stride_type>)
-      return layout_of_modes(block, composition_impl(fn, complement_impl(fn, block, size(block) * cosize(tiler)), tiler));
+      return layout_of_modes(
+          block, composition_impl(fn, normalize_tail(complement_impl(fn, block, size(block) * cosize(tiler))), tiler));
     else
       return layout_of_modes(block, tiler);
   }

@@ -20,6 +20,7 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 namespace cute_dsl::runtime {
 
@@ -144,9 +145,32 @@ inline const char* rule_step(tree::Error e) {
   }
 }
 
+// Defence in depth at the host boundary: a result the reader would refuse (a shape below 1, a
+// size or cosize beyond 64 bits) means an overflow slipped through the algebra; report it as
+// one instead of printing a wrong layout.
+inline void check_representable(const char* op, const tree::Tree& t, const std::string& inputs) {
+  tree::index_t size = 1, cosize_minus_one = 0;
+  bool ok = !t.overflow && t.count > 0;
+  for (int i = 0; ok && i < t.count; ++i) {
+    if (!t.is_leaf(i)) continue;
+    const tree::index_t s = t.nodes[i].shape, d = t.nodes[i].stride;
+    tree::index_t span = 0;
+    ok = s > 0 && d != (-9223372036854775807LL - 1) && !__builtin_mul_overflow(size, s, &size) &&
+         !__builtin_mul_overflow(s - 1, d < 0 ? -d : d, &span) &&
+         !__builtin_add_overflow(cosize_minus_one, span, &cosize_minus_one) &&
+         cosize_minus_one != 9223372036854775807LL;
+  }
+  if (!ok)
+    throw LayoutError(op, tree::Error::overflow,
+                      "the result " + to_string(t) + " is not a representable layout; inputs " + inputs);
+}
+
 template <class T>
 T unwrap(const char* op, const tree::Result<T>& r, const std::string& inputs) {
-  if (r.ok()) return r.value;
+  if (r.ok()) {
+    if constexpr (std::is_same_v<T, tree::Tree>) check_representable(op, r.value, inputs);
+    return r.value;
+  }
   std::string detail = rule_detail(r.error, r.detail0, r.detail1);
   const char* step = rule_step(r.error);
   if (step && std::string_view(step) != op) detail += " (in the " + std::string(step) + " that " + op + " performs)";

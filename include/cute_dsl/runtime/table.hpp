@@ -3,12 +3,15 @@
 // pictures in CuTe's documentation and ours can be compared by eye:
 //
 //   (2,3):(3,1)
-//         0    1    2
-//      +----+----+----+
-//    0 |  0 |  1 |  2 |
-//      +----+----+----+
-//    1 |  3 |  4 |  5 |
-//      +----+----+----+
+//         0   1   2
+//       +---+---+---+
+//    0  | 0 | 1 | 2 |
+//       +---+---+---+
+//    1  | 3 | 4 | 5 |
+//       +---+---+---+
+//
+// The cell width is the number of digits of the cosize (widened if an offset or a column index
+// needs more); the row labels are at least two wide, as in CuTe.
 #pragma once
 
 #include "cute_dsl/config.hpp"
