@@ -2,7 +2,7 @@
 # Nothing here is required: a machine without nvcc or NVRTC configures and builds the host
 # parts, and each CUDA-side test reports itself skipped. Sets:
 #   CUTE_DSL_HAVE_NVCC    nvcc found, the CUDA language enabled (CMAKE_CUDA_COMPILER)
-#   CUTE_DSL_HAVE_NVRTC   NVRTC found (target CUDA::nvrtc, include dirs CUTE_DSL_CUDA_INCLUDE_DIRS)
+#   CUTE_DSL_HAVE_NVRTC   NVRTC found (include dirs for it in CUTE_DSL_CUDA_INCLUDE_DIRS)
 #   CUTE_DSL_CHECK_ARCH   the architecture that compile-only checks target, e.g. 90a
 #   cute_dsl_nvrtc_support  (target, with NVRTC) test/support/nvrtc_compile.hpp, and the paths
 #                           it needs (generated nvrtc_paths.hpp), for test and bench programs
@@ -66,7 +66,11 @@ inline const char* const kLibraryIncludeDir = "@PROJECT_SOURCE_DIR@/include";
   add_library(cute_dsl_nvrtc_support INTERFACE)
   target_include_directories(cute_dsl_nvrtc_support INTERFACE
     "${PROJECT_SOURCE_DIR}/test/support" "${PROJECT_BINARY_DIR}/generated/test_support")
-  target_link_libraries(cute_dsl_nvrtc_support INTERFACE CUDA::nvrtc)
+  # The NVRTC library itself, not CUDA::nvrtc: CMake's target also links the driver (libcuda),
+  # which NVRTC does not need and a machine without a GPU does not have. (Release builds drop it
+  # through --as-needed; sanitizer builds keep it and fail to start.)
+  target_include_directories(cute_dsl_nvrtc_support INTERFACE ${CUDAToolkit_INCLUDE_DIRS})
+  target_link_libraries(cute_dsl_nvrtc_support INTERFACE "${CUDA_nvrtc_LIBRARY}")
   target_compile_features(cute_dsl_nvrtc_support INTERFACE cxx_std_20)
 else()
   message(STATUS "CuteDSL: NVRTC not found; NVRTC-side tests and benchmarks will be skipped")
