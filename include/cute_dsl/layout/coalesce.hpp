@@ -166,6 +166,7 @@ CUTE_DSL_HOST_DEVICE constexpr auto coalesce(Layout<S, D> const& layout) {
     return decode_layout_t<R>{};
   } else {
     CUTE_DSL_CHECK_BY_TREE("coalesce", tree::coalesce(detail::value_tree(layout)));
+    detail::check_positive_shapes("coalesce", layout.shape());
     return detail::normalize_tail(detail::coalesce_dynamic(layout));
   }
 }
@@ -183,6 +184,7 @@ CUTE_DSL_HOST_DEVICE constexpr auto coalesce(Layout<S, D> const& layout, P const
   } else {
     CUTE_DSL_CHECK_BY_TREE("coalesce", tree::coalesce(detail::value_tree(layout),
                                                       detail::static_shape_tree<typename detail::profile_of<P>::type>()));
+    detail::check_positive_shapes("coalesce", layout.shape());
     return detail::coalesce_profile_dynamic(layout, profile);
   }
 }
@@ -196,6 +198,7 @@ CUTE_DSL_HOST_DEVICE constexpr auto filter(Layout<S, D> const& layout) {
     return decode_layout_t<R>{};
   } else {
     CUTE_DSL_CHECK_BY_TREE("filter", tree::filter(detail::value_tree(layout)));
+    detail::check_positive_shapes("filter", layout.shape());
     return detail::normalize_tail(detail::filter_dynamic(layout));
   }
 }
