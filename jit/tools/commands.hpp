@@ -17,5 +17,7 @@ struct Command {
 };
 
 int layout_command(std::span<char* const> args);
+int jit_command(std::span<char* const> args);    // jit_command.cpp (built with CuteDSL::jit)
+int cache_command(std::span<char* const> args);  // cache_command.cpp (built with CuteDSL::jit)
 
 }  // namespace cute_dsl::tools

@@ -14,6 +14,11 @@ using cute_dsl::tools::Command;
 constexpr Command kCommands[] = {
     {"layout", "evaluate a layout-algebra expression, e.g. composition((4,2):(1,4),2:2)",
      cute_dsl::tools::layout_command},
+#if CUTE_DSL_TOOL_HAS_JIT
+    {"jit", "compile a kernel template instantiation with NVRTC (no GPU needed) and report its resources",
+     cute_dsl::tools::jit_command},
+    {"cache", "inspect or clear the JIT's disk cache: stats | list | clear", cute_dsl::tools::cache_command},
+#endif
 };
 
 void print_usage(std::FILE* out) {

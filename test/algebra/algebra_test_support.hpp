@@ -2,9 +2,9 @@
 // the conformance checker's equality, a deterministic family of layouts shaped like the
 // conformance inputs, and the postconditions checked by enumeration.
 //
-// Why a parser of its own: these tests pin the algebra alone, so they must not depend on the
-// run-time layer (runtime/parse.hpp), and it must be constexpr so the golden cases double as
-// static_assert proofs that each function works in a constant expression.
+// The text is read by the library's one reader, layout/tree_parse.hpp: it is constexpr, so the
+// golden cases double as static_assert proofs that each function works in a constant expression,
+// and it does not depend on the run-time layer, so these tests pin the algebra alone.
 #pragma once
 
 #include <algorithm>
@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cute_dsl/layout/tree_algebra.hpp"
+#include "cute_dsl/layout/tree_parse.hpp"
 
 namespace algebra_test {
 
@@ -21,95 +22,22 @@ using cute_dsl::tree::index_t;
 using cute_dsl::tree::Tiler;
 using cute_dsl::tree::Tree;
 
-// ---- text (constexpr, so that golden cases can be static_asserts) -------------------------------
-
-namespace detail {
-
-struct Reader {
-  const char* s;
-  int i = 0;
-  bool ok = true;
-  constexpr char peek() const { return s[i]; }
-  constexpr void expect(char c) {
-    if (peek() != c) ok = false; else ++i;
-  }
-  constexpr index_t integer() {
-    bool neg = false;
-    if (peek() == '-') { neg = true; ++i; }
-    if (peek() < '0' || peek() > '9') { ok = false; return 0; }
-    index_t v = 0;
-    while (peek() >= '0' && peek() <= '9') v = v * 10 + (s[i++] - '0');
-    return neg ? -v : v;
-  }
-};
-
-// An int-tuple appended to `t` in preorder (strides 0).
-constexpr void read_tuple(Reader& in, Tree& t) {
-  if (in.peek() != '(') {
-    t.push_leaf(in.integer(), 0);
-    return;
-  }
-  ++in.i;
-  const int node = t.push_tuple(0);
-  int children = 0;
-  while (in.ok) {
-    read_tuple(in, t);
-    ++children;
-    if (in.peek() == ',') { ++in.i; continue; }
-    in.expect(')');
-    break;
-  }
-  t.nodes[node].children = children;
-}
-
-// `shape:stride`, or a plain integer n meaning n:1 (1:0 for n = 1), as in a CuTe tiler.
-constexpr Tree read_layout(Reader& in) {
-  Tree shape{};
-  read_tuple(in, shape);
-  if (in.peek() != ':') {
-    if (!shape.is_leaf(0)) in.ok = false;
-    shape.nodes[0].stride = shape.nodes[0].shape == 1 ? 0 : 1;
-    return shape;
-  }
-  ++in.i;
-  Tree stride{};
-  read_tuple(in, stride);
-  if (shape.count != stride.count) in.ok = false;
-  for (int j = 0; in.ok && j < shape.count; ++j) {
-    if (shape.nodes[j].children != stride.nodes[j].children) in.ok = false;
-    shape.nodes[j].stride = stride.nodes[j].shape;
-  }
-  return shape;
-}
-
-}  // namespace detail
+// ---- text: the library's own constexpr reader, so that golden cases can be static_asserts ------
 
 // "((2,2),3):((1,4),2)" -> Tree. Malformed text gives a tree with `overflow` set, which every
 // algebra function refuses, so a typo in a test cannot pass silently.
 constexpr Tree L(const char* text) {
-  detail::Reader in{text};
-  Tree t = detail::read_layout(in);
-  if (!in.ok || in.peek() != '\0') t.overflow = true;
+  const cute_dsl::tree::Parsed<Tree> r = cute_dsl::tree::parse_whole_layout(cute_dsl::tree::make_text(text));
+  Tree t = r.value;
+  if (!r.ok()) t.overflow = true;
   return t;
 }
 
-// "[2:1,(2,2):(1,4),3]" -> Tiler
+// "[2:1,(2,2):(1,4),3]" -> Tiler; an integer item n is the layout n:1.
 constexpr Tiler T(const char* text) {
-  detail::Reader in{text};
-  Tiler t{};
-  in.expect('[');
-  const int node = t.modes.push_tuple(0);
-  int children = 0;
-  while (in.ok) {
-    const Tree m = detail::read_layout(in);
-    t.modes.push_subtree(m, 0);
-    ++children;
-    if (in.peek() == ',') { ++in.i; continue; }
-    in.expect(']');
-    break;
-  }
-  t.modes.nodes[node].children = children;
-  if (!in.ok || in.peek() != '\0') t.modes.overflow = true;
+  const cute_dsl::tree::Parsed<Tiler> r = cute_dsl::tree::parse_whole_tiler(cute_dsl::tree::make_text(text));
+  Tiler t = r.value;
+  if (!r.ok()) t.modes.overflow = true;
   return t;
 }
 

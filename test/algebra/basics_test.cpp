@@ -10,8 +10,8 @@ using namespace cute_dsl::tree;
 
 constexpr bool query_examples() {
   return rank(L("4:1")) == 1 && depth(L("4:1")) == 0 && depth(L("(4):(1)")) == 1 && rank(L("(4):(1)")) == 1 &&
-         depth(L("((2,8)):((1,2))")) == 2 && rank(L("(2,(3,4),5):(1,2,6,24)")) == 3 &&
-         size(L("(2,(3,4),5):(1,2,6,24)")) == 120 &&
+         depth(L("((2,8)):((1,2))")) == 2 && rank(L("(2,(3,4),5):(1,(2,6),24)")) == 3 &&
+         size(L("(2,(3,4),5):(1,(2,6),24)")) == 120 &&
          // cosize is the last offset plus one, not the number of distinct offsets
          cosize(L("(4,3):(1,2)")) == 1 + 3 * 1 + 2 * 2 && cosize(L("(8,2):(0,0)")) == 1 &&
          cosize(L("(2,3):(7,1)")) == 10;

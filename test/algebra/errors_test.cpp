@@ -90,7 +90,12 @@ TEST(Errors, Congruence) {
 }
 
 TEST(Errors, ZeroShape) {
-  EXPECT_EQ(coalesce(L("(2,0):(1,2)")).error, Error::zero_shape);
+  Tree zero{};  // built by hand: the reader refuses it as text
+  zero.push_tuple(2);
+  zero.push_leaf(2, 1);
+  zero.push_leaf(0, 2);
+  EXPECT_EQ(coalesce(zero).error, Error::zero_shape);
+  EXPECT_EQ(parse_whole_layout(make_text("(2,0):(1,2)")).status, ParseStatus::nonpositive_shape);
   EXPECT_EQ(complement(L("4:1"), 0).error, Error::zero_shape);
 }
 

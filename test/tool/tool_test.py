@@ -65,6 +65,12 @@ def case_errors():
         ("size(4:1,4:1)", "size at column 1: expects 1 argument, got 2"),
         ("composition(((3,2)):((1,6)),(2,2):(1,2))", "composition: "),
         ("complement(((2,2)):((12,5)),36)", "complement: "),
+        # Results beyond 64 bits are errors, never wrapped-around layouts (found by fuzzing).
+        ("blocked_product((3,3):(1,3),(4,1424294967294967296):(2,0))",
+         "blocked_product: Integer overflow: a value computed from"),
+        ("composition((3,2):(44444404444444444,8),[1:42429672])", "composition: Integer overflow: "),
+        ("size(complement(flat_divide(((1,7)):((11,111111112)),4:111111111111)))",
+         "flat_divide: Integer overflow: a value computed from 111111111111 and 111111112 does not fit in 64 bits"),
     ]:
         rc, out, err = run("layout", expr)
         check(rc == 1, f"{expr}: exit {rc}")

@@ -113,6 +113,5 @@ template <class H> using decode_shape_t = typename detail::decode_layout<H>::sha
 // The static Layout type of a tree given as a template argument:
 //   constexpr tree::Tree t = ...;  using L = from_tree_t<t>;
 template <tree::Tree T> using from_tree_t = decode_layout_t<detail::TreeHolder<T>>;
-template <tree::Tree T> inline constexpr from_tree_t<T> from_tree_v{};
 
 }  // namespace cute_dsl

@@ -18,14 +18,33 @@ namespace detail {
 
 CUTE_DSL_HOST_DEVICE constexpr index_t min_index(index_t a, index_t b) { return a < b ? a : b; }
 CUTE_DSL_HOST_DEVICE constexpr index_t abs_index(index_t a) { return a < 0 ? -a : a; }
-// Only for b > 0 and a >= 0, which is all the algebra needs.
-CUTE_DSL_HOST_DEVICE constexpr index_t ceil_div(index_t a, index_t b) { return (a + b - 1) / b; }
 
-// a * b, or false when the product does not fit in index_t (both non-negative).
+inline constexpr index_t kIndexMax = 0x7fffffffffffffffLL;
+inline constexpr index_t kIndexMin = -kIndexMax - 1;
+
+// Only for b > 0 and a >= 0, which is all the algebra needs. Not (a + b - 1) / b: that sum
+// overflows for a near kIndexMax.
+CUTE_DSL_HOST_DEVICE constexpr index_t ceil_div(index_t a, index_t b) { return a / b + (a % b != 0 ? 1 : 0); }
+
+// Checked arithmetic. Every product and sum of shapes, strides and offsets in the algebra that
+// is not bounded by an already checked size or cosize goes through these, so that no operation
+// ever computes a wrapped value (signed overflow is undefined behaviour, and in a constant
+// expression a hard error). They write `out` and return true only when the exact result fits;
+// on false `out` is left unchanged. Portable division tests rather than __builtin_*_overflow,
+// so that every compiler (NVRTC included) evaluates them in constant expressions.
 CUTE_DSL_HOST_DEVICE constexpr bool mul_fits(index_t a, index_t b, index_t& out) {
-  constexpr index_t kMax = 0x7fffffffffffffffLL;
-  if (a != 0 && b > kMax / a) return false;
+  if (a != 0 && b != 0) {
+    const bool fits = a > 0 ? (b > 0 ? a <= kIndexMax / b : b >= kIndexMin / a)
+                            : (b > 0 ? a >= kIndexMin / b : b >= kIndexMax / a);
+    if (!fits) return false;
+  }
   out = a * b;
+  return true;
+}
+
+CUTE_DSL_HOST_DEVICE constexpr bool add_fits(index_t a, index_t b, index_t& out) {
+  if (b > 0 ? a > kIndexMax - b : a < kIndexMin - b) return false;
+  out = a + b;
   return true;
 }
 
@@ -109,8 +128,12 @@ CUTE_DSL_HOST_DEVICE constexpr Tree flatten(const Tree& t) {
 
 // The rules every input layout must meet before any algorithm runs: it fits (no overflowed
 // builder), it is a well-formed preorder tree, every shape is positive, and its size and cosize
-// are representable. `allow_negative_strides` is false for the operations whose algorithms sort
-// or divide by strides (complement, the inverses, the right side of a composition).
+// fit in index_t (the same bound the reader in runtime/parse.hpp applies, so every layout that
+// reads is accepted here). `allow_negative_strides` is false for the operations whose algorithms
+// sort or divide by strides (complement, the inverses, the right side of a composition).
+// Every result passes the same check (tree_result), so a result is always a valid input again.
+// On overflow (detail0, detail1) are the shape and stride of the leaf at which the size or the
+// cosize stopped fitting.
 template <class T>
 CUTE_DSL_HOST_DEVICE constexpr bool check_layout(const Tree& t, Result<T>& r, bool allow_negative_strides = true) {
   if (t.overflow) { r.error = Error::capacity; r.detail0 = kCapacity; return false; }
@@ -127,11 +150,10 @@ CUTE_DSL_HOST_DEVICE constexpr bool check_layout(const Tree& t, Result<T>& r, bo
       r.error = Error::negative_stride; r.detail0 = n.stride; return false;
     }
     index_t span = 0;
-    if (!detail::mul_fits(sz, n.shape, sz) || !detail::mul_fits(n.shape - 1, detail::abs_index(n.stride), span) ||
-        co > 0x3fffffffffffffffLL - span) {
+    if (n.stride == detail::kIndexMin || !detail::mul_fits(sz, n.shape, sz) ||
+        !detail::mul_fits(n.shape - 1, detail::abs_index(n.stride), span) || !detail::add_fits(co, span, co)) {
       r.error = Error::overflow; r.detail0 = n.shape; r.detail1 = n.stride; return false;
     }
-    co += span;
   }
   return true;
 }
@@ -145,14 +167,11 @@ CUTE_DSL_HOST_DEVICE constexpr Result<T> make_error(Error e, index_t d0 = 0, ind
   return r;
 }
 
-// A finished tree as a Result: a builder that ran out of nodes becomes Error::capacity.
+// A finished tree as a Result. Results must meet the input rules: a builder that ran out of
+// nodes becomes Error::capacity, a size or cosize beyond index_t Error::overflow.
 CUTE_DSL_HOST_DEVICE constexpr Result<Tree> tree_result(const Tree& t) {
   Result<Tree> r{};
-  if (t.overflow) {
-    r.error = Error::capacity;
-    r.detail0 = kCapacity;
-    return r;
-  }
+  if (!check_layout(t, r)) return r;
   r.value = t;
   return r;
 }
@@ -203,28 +222,38 @@ CUTE_DSL_HOST_DEVICE constexpr index_t size(const Modes& m) {
   return s;
 }
 
-// evaluate() on a flat list: the last mode takes the remainder.
-CUTE_DSL_HOST_DEVICE constexpr index_t evaluate(const Modes& m, index_t linear_index) {
-  index_t offset = 0;
+// evaluate() on a flat list, checked: false when a product or sum on the way does not fit
+// (past the size, the last mode continues without bound). The last mode takes the remainder.
+CUTE_DSL_HOST_DEVICE constexpr bool evaluate_fits(const Modes& m, index_t linear_index, index_t& out) {
+  index_t offset = 0, term = 0;
   for (int k = 0; k + 1 < m.count; ++k) {
-    offset += (linear_index % m.shape[k]) * m.stride[k];
+    if (!detail::mul_fits(linear_index % m.shape[k], m.stride[k], term) || !detail::add_fits(offset, term, offset))
+      return false;
     linear_index /= m.shape[k];
   }
-  if (m.count > 0) offset += linear_index * m.stride[m.count - 1];
-  return offset;
+  if (m.count > 0 &&
+      (!detail::mul_fits(linear_index, m.stride[m.count - 1], term) || !detail::add_fits(offset, term, offset)))
+    return false;
+  out = offset;
+  return true;
 }
 
 // Walks the linear indices 0, 1, 2, ... of a flat mode list, keeping the coordinate and the
-// offset, so that enumerating a whole domain costs O(1) per index instead of O(rank).
+// offset, so that enumerating a whole domain costs O(1) per index instead of O(rank). Within
+// the domain of a checked layout every offset it holds is below the cosize (a mode about to
+// wrap is reset before it would step past its extent), provided it is not advanced past the
+// last index of the domain.
 struct Odometer {
   index_t coord[kCapacity] = {};
   index_t offset = 0;
 
   CUTE_DSL_HOST_DEVICE constexpr void advance(const Modes& m) {
     for (int k = 0; k < m.count; ++k) {
-      ++coord[k];
-      offset += m.stride[k];
-      if (coord[k] < m.shape[k] || k + 1 == m.count) return;
+      if (coord[k] + 1 < m.shape[k] || k + 1 == m.count) {
+        ++coord[k];
+        offset += m.stride[k];
+        return;
+      }
       offset -= coord[k] * m.stride[k];
       coord[k] = 0;
     }

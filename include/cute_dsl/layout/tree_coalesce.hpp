@@ -14,6 +14,16 @@ namespace cute_dsl::tree {
 
 namespace detail {
 
+// Whether (s, d) merges into the mode (shape, next_stride) to its right: s*d == next_stride.
+// Then `shape` becomes shape*s. A product that does not fit means no merge, which keeps the
+// layout's function (only less coalesced); the result check then reports the overflow.
+CUTE_DSL_HOST_DEVICE constexpr bool merges(index_t s, index_t d, index_t next_stride, index_t& shape) {
+  index_t extent = 0, merged = 0;
+  if (!mul_fits(s, d, extent) || extent != next_stride || !mul_fits(shape, s, merged)) return false;
+  shape = merged;
+  return true;
+}
+
 // `keep_last` is the variant composition needs: the last mode is kept even when its size is 1,
 // because its stride continues the layout past its size (`(4,1):(1,0)` must extend with stride 0,
 // not 1). Its shape is then meaningless (the last mode is unbounded) and is left as found.
@@ -33,8 +43,7 @@ CUTE_DSL_HOST_DEVICE constexpr Modes coalesce_modes(const Modes& in, bool keep_l
       rev.shape[f] = s;
       rev.stride[f] = d;
       front_is_unit = false;
-    } else if (s * d == rev.stride[f]) {
-      rev.shape[f] *= s;
+    } else if (merges(s, d, rev.stride[f], rev.shape[f])) {
       rev.stride[f] = d;
     } else {
       rev.push(s, d);

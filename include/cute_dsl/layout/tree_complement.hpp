@@ -48,7 +48,8 @@ CUTE_DSL_HOST_DEVICE constexpr Result<Tree> complement_impl(const Tree& layout, 
   }
   index_t rest = 1, remaining = extent;
   for (int k = 0; k < cotarget.count; ++k) {
-    rest *= ceil_div(cotarget.shape[k], remaining);
+    const index_t factor = ceil_div(cotarget.shape[k], remaining);
+    if (!mul_fits(rest, factor, rest)) return make_error<Tree>(Error::overflow, rest, factor);
     remaining = ceil_div(remaining, cotarget.shape[k]);
   }
   out.push(rest, extent);

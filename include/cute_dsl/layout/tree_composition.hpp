@@ -55,7 +55,14 @@ CUTE_DSL_HOST_DEVICE constexpr LeafWalk walk_leaf(const Modes& a, index_t n, ind
         w.detail1 = m;
         return w;
       }
-      if (out) out->push_leaf(m, r * a.stride[i]);
+      index_t stride = 0;
+      if (!mul_fits(r, a.stride[i], stride)) {
+        w.error = Error::overflow;
+        w.detail0 = r;
+        w.detail1 = a.stride[i];
+        return w;
+      }
+      if (out) out->push_leaf(m, stride);
       ++w.emitted;
       n /= m;
     }
@@ -76,7 +83,13 @@ CUTE_DSL_HOST_DEVICE constexpr LeafWalk compose_leaf(const Modes& a, index_t n, 
   }
   w = walk_leaf(a, n, d, nullptr);
   if (w.error != Error::none) return w;
-  const index_t last = w.rest_stride * a.stride[a.count - 1];
+  index_t last = 0;
+  if (!mul_fits(w.rest_stride, a.stride[a.count - 1], last)) {
+    w.error = Error::overflow;
+    w.detail0 = w.rest_stride;
+    w.detail1 = a.stride[a.count - 1];
+    return w;
+  }
   if (w.emitted == 0) {
     out.push_leaf(w.rest_shape, last);
   } else if (w.rest_shape == 1) {
@@ -110,14 +123,15 @@ CUTE_DSL_HOST_DEVICE constexpr bool composition_is_exact(const Modes& a, const M
       }
       // r lands inside the mode: exact if it divides the extent, or if all n steps stay inside.
       const bool divides = r < e && e % r == 0;
-      if (!divides && !(r < e && r * (n - 1) < e)) {
+      index_t reach = 0;  // r*(n-1), the furthest step; one that does not fit is past e anyway
+      if (!divides && !(r < e && mul_fits(r, n - 1, reach) && reach < e)) {
         bad_stride = r;
         bad_extent = e;
         return false;
       }
       const index_t m = divides ? min_index(e / r, n) : n;
-      digit_sum[i] += r * (m - 1);
-      if (digit_sum[i] >= e) {
+      // r*(m-1) < e here (m <= e/r, or r*(n-1) < e), so only the sum can overflow.
+      if (!add_fits(digit_sum[i], r * (m - 1), digit_sum[i]) || digit_sum[i] >= e) {
         bad_stride = b.stride[j];
         bad_extent = e;
         return false;
@@ -129,14 +143,19 @@ CUTE_DSL_HOST_DEVICE constexpr bool composition_is_exact(const Modes& a, const M
   return true;
 }
 
-// The postcondition by enumeration: R(i) == A(B(i)) for all i < size(B).
+// The postcondition by enumeration: R(i) == A(B(i)) for all i < size(B). B and R are checked
+// layouts, so their offsets fit; A(B(i)) may not (A continues past its size), and then it
+// cannot equal the representable R(i).
 CUTE_DSL_HOST_DEVICE constexpr bool composition_holds_everywhere(const Modes& a, const Modes& b, const Modes& r) {
   const index_t n = size(b);
   Odometer ob{}, orr{};
   for (index_t i = 0; i < n; ++i) {
-    if (orr.offset != evaluate(a, ob.offset)) return false;
-    ob.advance(b);
-    orr.advance(r);
+    if (i > 0) {
+      ob.advance(b);
+      orr.advance(r);
+    }
+    index_t expected = 0;
+    if (!evaluate_fits(a, ob.offset, expected) || orr.offset != expected) return false;
   }
   return true;
 }
@@ -153,8 +172,8 @@ CUTE_DSL_HOST_DEVICE constexpr Result<Tree> compose(const Modes& a, const Tree& 
     const LeafWalk w = compose_leaf(a, b.nodes[j].shape, b.nodes[j].stride, out);
     if (w.error != Error::none) return make_error<Tree>(w.error, w.detail0, w.detail1);
   }
-  if (out.overflow) return make_error<Tree>(Error::capacity, kCapacity);
-  if (!check_postcondition || a.count == 1) return res;  // one mode of A is linear everywhere
+  res = tree_result(out);  // capacity, and a size or cosize beyond index_t
+  if (!res.ok() || !check_postcondition || a.count == 1) return res;  // one mode of A is linear everywhere
   const Modes bm = leaves(b);
   index_t bad_stride = 0, bad_extent = 0;
   if (composition_is_exact(a, bm, bad_stride, bad_extent)) return res;

@@ -22,15 +22,20 @@ namespace cute_dsl::tree {
 
 namespace detail {
 
-// Column-major position (prefix product of the shapes) of each mode.
+// Column-major position (prefix product of the shapes) of each mode. Each is at most the size
+// of the checked layout the modes came from, so none overflows.
 CUTE_DSL_HOST_DEVICE constexpr void column_major_strides(const Modes& m, index_t* out) {
   index_t p = 1;
   for (int k = 0; k < m.count; ++k) {
     out[k] = p;
-    p *= m.shape[k];
+    if (k + 1 < m.count) p *= m.shape[k];
   }
 }
 
+// Above this many indices an overlapping layout's left inverse is refused rather than left
+// unchecked. The refusal is Error::left_inverse_injective with detail0 = the domain size and
+// detail1 = -kMaxEnumeratedInverse (negative: "could not check", unlike a found collision,
+// whose details are two non-negative offsets).
 inline constexpr index_t kMaxEnumeratedInverse = index_t(1) << 22;
 
 }  // namespace detail
@@ -75,27 +80,32 @@ CUTE_DSL_HOST_DEVICE constexpr Result<Tree> left_inverse(const Tree& layout) {
     if (d == 0) continue;
     if (d % previous != 0) return make_error<Tree>(Error::left_inverse_divisibility, d, previous);
     if (previous_extent > d) separated = false;
-    previous_extent = c.shape[i] * d;
+    // s*d that does not fit exceeds every later stride (each is below the cosize): an overlap.
+    if (!detail::mul_fits(c.shape[i], d, previous_extent)) previous_extent = detail::kIndexMax;
     out.push(d / previous, next_stride);
     next_stride = position[i];
     previous = d;
     last = i;
   }
   out.push(c.shape[last], next_stride);
-  const Tree result = from_modes(detail::coalesce_modes(out, false));
-  if (result.overflow) return make_error<Tree>(Error::capacity, kCapacity);
+  const Result<Tree> checked = tree_result(from_modes(detail::coalesce_modes(out, false)));
+  if (!checked.ok()) return checked;
+  const Tree& result = checked.value;
 
   if (!separated) {
     const Modes lm = leaves(layout);
     const Modes rm = leaves(result);
     const index_t n = size(lm);
-    if (n > detail::kMaxEnumeratedInverse) return make_error<Tree>(Error::left_inverse_injective, n, 0);
+    if (n > detail::kMaxEnumeratedInverse)
+      return make_error<Tree>(Error::left_inverse_injective, n, -detail::kMaxEnumeratedInverse);
     Odometer ol{};
     for (index_t x = 0; x < n; ++x) {
+      if (x > 0) ol.advance(lm);
       const index_t y = ol.offset;
-      const index_t back = evaluate(lm, evaluate(rm, y));
+      index_t position = 0, back = 0;
+      if (!evaluate_fits(rm, y, position) || !evaluate_fits(lm, position, back))
+        return make_error<Tree>(Error::overflow, y, position);
       if (back != y) return make_error<Tree>(Error::left_inverse_injective, y, back);
-      ol.advance(lm);
     }
   }
   r.value = result;

@@ -20,7 +20,6 @@
 #include <ostream>
 #include <string>
 #include <string_view>
-#include <type_traits>
 
 namespace cute_dsl::runtime {
 
@@ -116,6 +115,9 @@ inline std::string rule_detail(tree::Error e, tree::index_t d0, tree::index_t d1
     case tree::Error::left_inverse_divisibility:
       return "stride " + a + " is not a multiple of the previous stride " + b;
     case tree::Error::left_inverse_injective:
+      if (d1 < 0)  // the algebra's way of saying the check could not run (layout/tree_inverse.hpp)
+        return "the layout overlaps itself and its " + a + " indices are too many to check that a left inverse exists "
+               "(the check enumerates at most " + std::to_string(-d1) + ")";
       return "the layout maps several coordinates to one offset, so no left inverse exists (values " + a + " and " +
              b + ")";
     case tree::Error::rank_mismatch:
@@ -123,7 +125,7 @@ inline std::string rule_detail(tree::Error e, tree::index_t d0, tree::index_t d1
     case tree::Error::capacity:
       return "the result would need more than " + std::to_string(tree::kCapacity) + " nodes";
     case tree::Error::overflow:
-      return a + " * " + b + " does not fit in 64 bits";
+      return "a value computed from " + a + " and " + b + " does not fit in 64 bits";
     case tree::Error::zero_shape:
       return "got " + a;
     default:
@@ -145,32 +147,11 @@ inline const char* rule_step(tree::Error e) {
   }
 }
 
-// Defence in depth at the host boundary: a result the reader would refuse (a shape below 1, a
-// size or cosize beyond 64 bits) means an overflow slipped through the algebra; report it as
-// one instead of printing a wrong layout.
-inline void check_representable(const char* op, const tree::Tree& t, const std::string& inputs) {
-  tree::index_t size = 1, cosize_minus_one = 0;
-  bool ok = !t.overflow && t.count > 0;
-  for (int i = 0; ok && i < t.count; ++i) {
-    if (!t.is_leaf(i)) continue;
-    const tree::index_t s = t.nodes[i].shape, d = t.nodes[i].stride;
-    tree::index_t span = 0;
-    ok = s > 0 && d != (-9223372036854775807LL - 1) && !__builtin_mul_overflow(size, s, &size) &&
-         !__builtin_mul_overflow(s - 1, d < 0 ? -d : d, &span) &&
-         !__builtin_add_overflow(cosize_minus_one, span, &cosize_minus_one) &&
-         cosize_minus_one != 9223372036854775807LL;
-  }
-  if (!ok)
-    throw LayoutError(op, tree::Error::overflow,
-                      "the result " + to_string(t) + " is not a representable layout; inputs " + inputs);
-}
-
 template <class T>
 T unwrap(const char* op, const tree::Result<T>& r, const std::string& inputs) {
-  if (r.ok()) {
-    if constexpr (std::is_same_v<T, tree::Tree>) check_representable(op, r.value, inputs);
-    return r.value;
-  }
+  // The algebra checks every result as it checks its inputs (tree_result), so a value here is
+  // always a representable layout: no wrapped-around value can reach the caller.
+  if (r.ok()) return r.value;
   std::string detail = rule_detail(r.error, r.detail0, r.detail1);
   const char* step = rule_step(r.error);
   if (step && std::string_view(step) != op) detail += " (in the " + std::string(step) + " that " + op + " performs)";

@@ -1,19 +1,18 @@
 // Reading CuTe notation at run time: int-tuples `((2,2),3)` and layouts `((2,2),3):((1,4),2)`
 // into the value form tree::Tree.
 //
-// Why a hand-written cursor instead of a regex or a generic parser: every error must point at
-// one column and say what was expected there, in one line, so that the `cute-dsl` tool and the
-// JIT can echo it to a user who typed the text. The cursor is shared with the expression
-// grammar (runtime/expression.hpp), so layouts inside expressions report the same columns.
+// The reading itself is layout/tree_parse.hpp, the one constexpr reader of layout text; this
+// file turns its failures into ParseError, whose what() is one line naming the column and what
+// was expected there, so that the `cute-dsl` tool and the JIT can echo it to a user who typed
+// the text. The cursor is shared with the expression grammar (runtime/expression.hpp), so
+// layouts inside expressions report the same columns.
 //
-// Accepted: decimal integers with an optional sign, CuTe's `_`-prefixed static integers (`_4`,
-// read as the plain value 4), whitespace between tokens. Checked: shape and stride nest alike
-// (congruence), every shape is positive, the tree fits CUTE_DSL_TREE_CAPACITY nodes, and the
-// size and cosize are representable in tree::index_t.
+// Accepted and checked: see layout/tree_parse.hpp.
 #pragma once
 
 #include "cute_dsl/config.hpp"
 #include "cute_dsl/layout/tree.hpp"
+#include "cute_dsl/layout/tree_parse.hpp"
 
 #if CUTE_DSL_HOST_ONLY_CODE
 #include <stdexcept>
@@ -82,54 +81,62 @@ class Cursor {
   }
 
   // "end of input", "'x'", or "byte 0x07" for unprintable bytes.
-  std::string describe_here() const {
-    if (pos_ >= text_.size()) return "end of input";
-    const unsigned char c = static_cast<unsigned char>(text_[pos_]);
+  std::string describe_here() const { return describe_at(pos_); }
+  std::string describe_at(std::size_t p) const {
+    if (p >= text_.size()) return "end of input";
+    const unsigned char c = static_cast<unsigned char>(text_[p]);
     if (c >= 0x21 && c < 0x7f) return std::string("'") + static_cast<char>(c) + "'";
     static const char* hex = "0123456789abcdef";
     return std::string("byte 0x") + hex[c >> 4] + hex[c & 15];
   }
 
-  static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-  static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+  static bool is_space(char c) { return tree::detail::is_space(c); }
+  static bool is_digit(char c) { return tree::detail::is_digit(c); }
 
-  // True if an integer (optionally signed or `_`-prefixed) starts here.
-  bool integer_ahead() {
-    skip_space();
-    std::size_t p = pos_;
-    if (p < text_.size() && (text_[p] == '-' || text_[p] == '+' || text_[p] == '_')) ++p;
-    return p < text_.size() && is_digit(text_[p]);
+  // The text as the reader in layout/tree_parse.hpp takes it.
+  tree::Text tree_text() const {
+    if (text_.size() > 0x3fffffffu) throw ParseError(1, "the text is longer than 2^30 bytes");
+    return tree::Text{text_.data(), static_cast<int>(text_.size())};
   }
 
+  // Throws the ParseError for a failure of the reader, or moves past what it read.
+  template <class T>
+  T take(const tree::Parsed<T>& r) {
+    if (!r.ok()) {
+      const std::size_t p = static_cast<std::size_t>(r.column - 1);
+      std::string message = parse_status_text(r);
+      if (tree::parse_status_is_expectation(r.status)) message += ", got " + describe_at(p);
+      fail_at(p, message);
+    }
+    pos_ = static_cast<std::size_t>(r.end);
+    return r.value;
+  }
+
+  // True if an integer (optionally signed or `_`-prefixed) starts here.
+  bool integer_ahead() { return tree::detail::integer_ahead(tree_text(), static_cast<int>(pos_)); }
+
   // integer := ['-'|'+'|'_'] digit+
-  tree::index_t integer() {
-    skip_space();
-    const std::size_t start = pos_;
-    bool negative = false;
-    if (pos_ < text_.size() && (text_[pos_] == '-' || text_[pos_] == '+')) {
-      negative = text_[pos_] == '-';
-      ++pos_;
-    } else if (pos_ < text_.size() && text_[pos_] == '_') {
-      ++pos_;  // CuTe prints static integers as _N; the value is N
+  tree::index_t integer() { return take(tree::parse_integer(tree_text(), static_cast<int>(pos_))); }
+
+  template <class T>
+  static std::string parse_status_text(const tree::Parsed<T>& r) {
+    switch (r.status) {
+      case tree::ParseStatus::ok: return "no error";
+      case tree::ParseStatus::expected_integer: return "expected an integer";
+      case tree::ParseStatus::expected_integer_or_paren: return "expected an integer or '('";
+      case tree::ParseStatus::expected_comma_or_paren: return "expected ',' or ')'";
+      case tree::ParseStatus::expected_colon: return "expected ':' between shape and stride";
+      case tree::ParseStatus::expected_bracket: return "expected '['";
+      case tree::ParseStatus::expected_comma_or_bracket: return "expected ',' or ']'";
+      case tree::ParseStatus::expected_end: return "expected end of input";
+      case tree::ParseStatus::integer_out_of_range: return "integer out of range";
+      case tree::ParseStatus::capacity:
+        return "the layout needs more than " + std::to_string(tree::kCapacity) + " nodes (CUTE_DSL_TREE_CAPACITY)";
+      case tree::ParseStatus::not_congruent: return "stride is not congruent with the shape (they must nest alike)";
+      case tree::ParseStatus::nonpositive_shape: return "shape must be positive, got " + std::to_string(r.detail);
+      case tree::ParseStatus::too_large: return "the layout's size or cosize does not fit in 64 bits";
     }
-    if (pos_ >= text_.size() || !is_digit(text_[pos_])) {
-      pos_ = start;
-      fail("expected an integer");
-    }
-    // Accumulate negatively so that the most negative value is representable.
-    constexpr tree::index_t lowest = -9223372036854775807LL - 1;
-    tree::index_t v = 0;
-    while (pos_ < text_.size() && is_digit(text_[pos_])) {
-      const int d = text_[pos_] - '0';
-      if (v < (lowest + d) / 10) fail_at(start, "integer out of range");
-      v = v * 10 - d;
-      ++pos_;
-    }
-    if (!negative) {
-      if (v == lowest) fail_at(start, "integer out of range");
-      v = -v;
-    }
-    return v;
+    return "unknown parse error";
   }
 
  private:
@@ -137,89 +144,19 @@ class Cursor {
   std::size_t pos_ = 0;
 };
 
-namespace detail {
-
-inline void push_checked(Cursor& in, tree::Tree& t, std::size_t where, bool tuple) {
-  if (tuple) t.push_tuple(0);
-  else t.push_leaf(0, 0);
-  if (t.overflow)
-    in.fail_at(where, "the layout needs more than " + std::to_string(tree::kCapacity) +
-                          " nodes (CUTE_DSL_TREE_CAPACITY)");
-}
-
-// int-tuple := integer | '(' int-tuple (',' int-tuple)* ')'. Values go to the shape field;
-// `columns[i]` records where node i started, for congruence and positivity messages.
-inline void int_tuple_into(Cursor& in, tree::Tree& t, int* columns) {
-  const char c = in.peek();
-  const std::size_t where = in.position();
-  if (c == '(') {
-    in.accept('(');
-    const int node = t.count;
-    push_checked(in, t, where, true);
-    columns[node] = in.column_at(where);
-    int children = 0;
-    do {
-      int_tuple_into(in, t, columns);
-      ++children;
-    } while (in.accept(','));
-    if (!in.accept(')')) in.fail("expected ',' or ')'");
-    t.nodes[node].children = children;
-    return;
-  }
-  if (!in.integer_ahead()) in.fail("expected an integer or '('");
-  const tree::index_t v = in.integer();
-  const int node = t.count;
-  push_checked(in, t, where, false);
-  columns[node] = in.column_at(where);
-  t.nodes[node].shape = v;
-}
-
-inline bool mul_overflows(tree::index_t a, tree::index_t b, tree::index_t* out) {
-  return __builtin_mul_overflow(a, b, out);
-}
-
-}  // namespace detail
-
 // Reads an int-tuple at the cursor. Leaf values are in `shape`; strides are 0.
 inline tree::Tree parse_int_tuple_at(Cursor& in) {
-  tree::Tree t{};
-  int columns[tree::kCapacity] = {};
-  detail::int_tuple_into(in, t, columns);
-  return t;
+  return in.take(tree::parse_int_tuple(in.tree_text(), static_cast<int>(in.position())));
 }
 
-// Reads `shape:stride` at the cursor and checks it (see the file comment).
+// Reads `shape:stride` at the cursor and checks it (layout/tree_parse.hpp).
 inline tree::Tree parse_layout_at(Cursor& in) {
-  tree::Tree shape{}, stride{};
-  int shape_col[tree::kCapacity] = {}, stride_col[tree::kCapacity] = {};
-  detail::int_tuple_into(in, shape, shape_col);
-  in.expect(':', "':' between shape and stride");
-  const std::size_t stride_start = in.position();
-  detail::int_tuple_into(in, stride, stride_col);
+  return in.take(tree::parse_layout(in.tree_text(), static_cast<int>(in.position())));
+}
 
-  // Congruence: identical preorder skeletons.
-  for (int i = 0; i < shape.count || i < stride.count; ++i) {
-    if (i >= shape.count || i >= stride.count ||
-        shape.nodes[i].children != stride.nodes[i].children) {
-      const int col = i < stride.count ? stride_col[i] : in.column_at(stride_start);
-      throw ParseError(col, "stride is not congruent with the shape (they must nest alike)");
-    }
-  }
-  tree::index_t size = 1, cosize_minus_one = 0;
-  for (int i = 0; i < shape.count; ++i) {
-    if (!shape.is_leaf(i)) continue;
-    const tree::index_t s = shape.nodes[i].shape, d = stride.nodes[i].shape;
-    if (s <= 0) throw ParseError(shape_col[i], "shape must be positive, got " + std::to_string(s));
-    tree::index_t span = 0;
-    const tree::index_t magnitude = d < 0 ? -d : d;  // d == lowest overflows below
-    if (d == (-9223372036854775807LL - 1) || detail::mul_overflows(size, s, &size) ||
-        detail::mul_overflows(s - 1, magnitude, &span) ||
-        __builtin_add_overflow(cosize_minus_one, span, &cosize_minus_one) ||
-        cosize_minus_one == 9223372036854775807LL)
-      throw ParseError(shape_col[i], "the layout's size or cosize does not fit in 64 bits");
-    shape.nodes[i].stride = d;
-  }
-  return shape;
+// Reads a tiler `[T0,T1,...]` at the cursor; an integer item n is the layout n:1.
+inline tree::Tiler parse_tiler_at(Cursor& in) {
+  return in.take(tree::parse_tiler(in.tree_text(), static_cast<int>(in.position())));
 }
 
 // Whole-text entry points: the text must hold exactly one int-tuple / layout.

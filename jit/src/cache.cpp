@@ -1,0 +1,224 @@
+// The memory and disk levels of the kernel cache. Concurrency between processes is a benign
+// race: each writer compiles, writes its own uniquely named temporary file, fsyncs it and
+// renames it over the final name. rename() is atomic, so a reader sees no file or a whole one;
+// two writers of one key write identical bytes, so whichever rename lands last is as good as
+// the first. Damage from outside (truncation, a crash of the storage, a foreign file) is caught
+// by the checksums on load. See docs/design/jit.md for the options rejected.
+#include "cute_dsl/jit/cache.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+namespace cute_dsl::jit {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool log_info() {
+  const char* v = std::getenv("CUTE_DSL_LOG_LEVEL");
+  return v && (std::string_view(v) == "info" || std::string_view(v) == "debug");
+}
+
+std::optional<std::string> read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Writes all of `bytes` to a new file `path`, then fsyncs it. Returns an empty string or why not.
+std::string write_new_file(const std::string& path, const std::string& bytes) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) return std::string("cannot create ") + path + ": " + std::strerror(errno);
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      const std::string why = std::string("cannot write ") + path + ": " + std::strerror(errno);
+      ::close(fd);
+      return why;
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  if (::fsync(fd) != 0) {
+    const std::string why = std::string("cannot fsync ") + path + ": " + std::strerror(errno);
+    ::close(fd);
+    return why;
+  }
+  if (::close(fd) != 0) return std::string("cannot close ") + path + ": " + std::strerror(errno);
+  return {};
+}
+
+std::string unique_suffix() {
+  static std::atomic<std::uint64_t> counter{0};
+  thread_local std::mt19937_64 rng{std::random_device{}()};
+  return ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++) + "." + std::to_string(rng() & 0xffffff);
+}
+
+}  // namespace
+
+std::string_view to_string(CacheOutcome o) {
+  switch (o) {
+    case CacheOutcome::memory_hit: return "memory hit";
+    case CacheOutcome::disk_hit: return "disk hit";
+    case CacheOutcome::miss: return "miss";
+  }
+  return "?";
+}
+
+CacheConfig CacheConfig::from_environment() {
+  CacheConfig c;
+  if (const char* v = std::getenv("CUTE_DSL_DISABLE_FILE_CACHE"); v && *v && std::string_view(v) != "0") {
+    c.use_disk = false;
+    return c;
+  }
+  if (const char* v = std::getenv("CUTE_DSL_CACHE_DIR"); v && *v) c.dir = v;
+  else if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) c.dir = std::string(x) + "/cute_dsl";
+  else if (const char* h = std::getenv("HOME"); h && *h) c.dir = std::string(h) + "/.cache/cute_dsl";
+  c.use_disk = !c.dir.empty();
+  return c;
+}
+
+KernelCache::KernelCache(CacheConfig config) : config_(std::move(config)) {
+  if (!config_.use_disk) return;
+  std::error_code ec;
+  fs::create_directories(config_.dir, ec);
+  if (!fs::is_directory(config_.dir, ec)) {
+    disable_disk("cannot create the cache folder " + config_.dir + (ec ? ": " + ec.message() : ""));
+    return;
+  }
+  if (::access(config_.dir.c_str(), W_OK) != 0) {
+    disable_disk("the cache folder " + config_.dir + " is not writable: " + std::strerror(errno));
+    return;
+  }
+  disk_usable_ = true;
+}
+
+void KernelCache::disable_disk(const std::string& why) {
+  disk_usable_ = false;
+  std::call_once(warned_, [&] {
+    std::fprintf(stderr, "cute_dsl jit: warning: %s; compiled kernels are cached in memory only "
+                         "(set CUTE_DSL_CACHE_DIR, or CUTE_DSL_DISABLE_FILE_CACHE=1 to silence this)\n",
+                 why.c_str());
+  });
+}
+
+std::shared_ptr<const CompiledKernel> KernelCache::find_in_memory(const Hash128& request) const {
+  std::shared_lock lock(mutex_);
+  const auto it = memory_.find(request);
+  return it == memory_.end() ? nullptr : it->second;
+}
+
+void KernelCache::insert_in_memory(const Hash128& request, std::shared_ptr<const CompiledKernel> k) {
+  std::unique_lock lock(mutex_);
+  memory_.emplace(request, std::move(k));
+}
+
+void KernelCache::clear_memory() {
+  std::unique_lock lock(mutex_);
+  memory_.clear();
+}
+
+std::string KernelCache::entry_path(const Hash128& key) const {
+  return config_.dir + "/" + key.hex() + std::string(kDiskEntrySuffix);
+}
+
+std::shared_ptr<const CompiledKernel> KernelCache::load_from_disk(const Hash128& key) {
+  if (!disk_enabled()) return nullptr;
+  const std::string path = entry_path(key);
+  const auto bytes = read_file(path);
+  if (!bytes) return nullptr;
+  auto k = decode_disk_entry(*bytes, &key);
+  if (!k) {
+    ++damaged_;
+    std::error_code ec;
+    fs::remove(path, ec);
+    if (log_info())
+      std::fprintf(stderr, "cute_dsl jit: info: removed damaged cache entry %s; compiling again\n", path.c_str());
+    return nullptr;
+  }
+  return std::make_shared<const CompiledKernel>(std::move(*k));
+}
+
+void KernelCache::store_on_disk(const CompiledKernel& k) {
+  if (!disk_enabled()) return;
+  const std::string path = entry_path(k.key);
+  const std::string tmp = path + unique_suffix();
+  if (std::string why = write_new_file(tmp, encode_disk_entry(k)); !why.empty()) {
+    ::unlink(tmp.c_str());
+    disable_disk(why);
+    return;
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const std::string why = "cannot rename " + tmp + " to " + path + ": " + std::strerror(errno);
+    ::unlink(tmp.c_str());
+    disable_disk(why);
+    return;
+  }
+  ++disk_writes_;
+}
+
+void KernelCache::count(CacheOutcome o) {
+  switch (o) {
+    case CacheOutcome::memory_hit: ++memory_hits_; break;
+    case CacheOutcome::disk_hit: ++disk_hits_; break;
+    case CacheOutcome::miss: ++misses_; break;
+  }
+}
+
+CacheCounters KernelCache::counters() const {
+  return {memory_hits_.load(), disk_hits_.load(), misses_.load(), disk_writes_.load(), damaged_.load()};
+}
+
+KernelCache& default_cache() {
+  static KernelCache cache;
+  return cache;
+}
+
+std::vector<DiskEntryInfo> list_disk_entries(const std::string& dir) {
+  std::vector<DiskEntryInfo> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (!name.ends_with(kDiskEntrySuffix)) continue;
+    DiskEntryInfo info;
+    info.file = name;
+    info.file_bytes = e.file_size(ec);
+    if (const auto bytes = read_file(e.path().string()))
+      if (const auto k = decode_disk_entry(*bytes, nullptr)) {
+        info.valid = true;
+        info.key = k->key;
+        info.name_expression = k->name_expression;
+        info.arch = k->arch;
+        info.output = k->output;
+      }
+    out.push_back(std::move(info));
+  }
+  return out;
+}
+
+std::uint64_t clear_disk_entries(const std::string& dir) {
+  std::uint64_t removed = 0;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.ends_with(kDiskEntrySuffix) || name.find(std::string(kDiskEntrySuffix) + ".tmp.") != std::string::npos)
+      if (fs::remove(e.path(), ec)) ++removed;
+  }
+  return removed;
+}
+
+}  // namespace cute_dsl::jit

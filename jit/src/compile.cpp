@@ -1,0 +1,335 @@
+// The compile step: KernelSpec + CompileOptions -> CompiledKernel, through the two-level cache.
+#include "cute_dsl/jit/compile.hpp"
+
+#include "build_config.hpp"
+#include "embedded_headers.hpp"
+
+#include <nvrtc.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <mutex>
+#include <sstream>
+
+#ifndef CUTE_DSL_JIT_LIBRARY_VERSION
+#  define CUTE_DSL_JIT_LIBRARY_VERSION "unknown"
+#endif
+
+namespace cute_dsl::jit {
+
+namespace detail {
+const Hash128& embedded_headers_hash() {
+  static const Hash128 h = [] {
+    Hasher hasher;
+    hasher.add(static_cast<std::uint64_t>(kEmbeddedHeaderCount));
+    for (std::size_t i = 0; i < kEmbeddedHeaderCount; ++i)
+      hasher.add(kEmbeddedHeaders[i].name).add(kEmbeddedHeaders[i].contents);
+    return hasher.finish();
+  }();
+  return h;
+}
+}  // namespace detail
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+bool env_flag(const char* name) {
+  const char* v = std::getenv(name);
+  return v && *v && std::string_view(v) != "0";
+}
+
+std::string join(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : " ") + s;
+  return out;
+}
+
+// "auto" is resolved once per process: the device and CUTE_DSL_ARCH do not change under us, and
+// the memory-cache lookup must not query the driver or build strings.
+const Expected<std::string, JitError>& auto_arch() {
+  static const Expected<std::string, JitError> arch = resolve_arch("auto");
+  return arch;
+}
+
+Expected<std::string, JitError> arch_for(const CompileOptions& o) {
+  if (o.arch.empty() || o.arch == "auto") return auto_arch();
+  return resolve_arch(o.arch);
+}
+
+Hash128 request_fingerprint(const KernelSpec& spec, const CompileOptions& o) {
+  Hasher h;
+  spec.hash_into(h);
+  o.hash_into(h);
+  if (o.arch.empty() || o.arch == "auto") {
+    const auto& a = auto_arch();
+    if (a) h.add(std::string_view(*a));
+  }
+  return h.finish();
+}
+
+JitError nvrtc_error(const char* call, nvrtcResult r) {
+  return JitError{JitErrorKind::nvrtc, std::string(call) + " failed: " + nvrtcGetErrorString(r), {}, {}, {}};
+}
+
+// The in-memory text of a file named in the log, for printing the failing lines.
+const std::string_view* find_text(const KernelSpec& spec, std::string_view name, std::string_view program_name,
+                                  std::string_view program_source, std::string_view& storage) {
+  if (name == program_name) return &(storage = program_source);
+  for (const auto& h : spec.headers)
+    if (h.name == name) return &(storage = h.contents);
+  for (std::size_t i = 0; i < detail::kEmbeddedHeaderCount; ++i)
+    if (detail::kEmbeddedHeaders[i].name == name) return &(storage = detail::kEmbeddedHeaders[i].contents);
+  return nullptr;
+}
+
+std::string_view line_of(std::string_view text, long line) {
+  std::size_t pos = 0;
+  for (long k = 1; k < line; ++k) {
+    pos = text.find('\n', pos);
+    if (pos == std::string_view::npos) return {};
+    ++pos;
+  }
+  const std::size_t end = text.find('\n', pos);
+  return text.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos);
+}
+
+// Each diagnostic "name(line): error: ..." is rewritten to the user's path (for headers read
+// from files) and followed by the one source line it points at; nothing else of the source.
+std::string map_log(const std::string& log, const KernelSpec& spec, std::string_view program_name,
+                    std::string_view program_source) {
+  std::istringstream in(log);
+  std::string out, line;
+  while (std::getline(in, line)) {
+    const auto open = line.find('(');
+    const auto close = line.find("): ");
+    if (open != std::string::npos && close != std::string::npos && open < close) {
+      const std::string name = line.substr(0, open);
+      char* end = nullptr;
+      const long number = std::strtol(line.c_str() + open + 1, &end, 10);
+      if (end == line.c_str() + close && number > 0) {
+        std::string shown = name;
+        for (const auto& h : spec.headers)
+          if (h.name == name && !h.origin.empty()) shown = h.origin;
+        out += shown + line.substr(open) + "\n";
+        std::string_view storage;
+        if (const std::string_view* text = find_text(spec, name, program_name, program_source, storage)) {
+          const std::string_view src = line_of(*text, number);
+          if (!src.empty()) out += "  " + std::to_string(number) + " | " + std::string(src) + "\n";
+        }
+        continue;
+      }
+    }
+    out += line + "\n";
+  }
+  return out;
+}
+
+std::string hint_for(const std::string& log, const std::string& arch) {
+  if (log.find("cannot open source file \"cuda") != std::string::npos)
+    return "CUDA's headers were not found: set CUDA_HOME (or CUDA_PATH) to the toolkit folder";
+  if (log.find("cannot open source file") != std::string::npos)
+    return "headers are found among the library's own (embedded) and KernelSpec::headers only: add the missing "
+           "one to KernelSpec::headers (the tool: --include FILE)";
+  if (log.find("gpu-architecture") != std::string::npos || log.find("-arch") != std::string::npos)
+    return "arch " + arch + " is not accepted by this NVRTC (" + nvrtc_version_string() + ")";
+  if (log.find("name expression") != std::string::npos || log.find("no instance of") != std::string::npos)
+    return "check the kernel's name and its template arguments against the template's declaration";
+  return {};
+}
+
+}  // namespace
+
+std::string nvrtc_version_string() {
+  static const std::string v = [] {
+    int major = 0, minor = 0;
+    nvrtcVersion(&major, &minor);
+    return std::to_string(major) + "." + std::to_string(minor);
+  }();
+  return v;
+}
+
+std::vector<std::string> cuda_include_dirs() {
+  namespace fs = std::filesystem;
+  std::vector<std::string> roots;
+  for (const char* var : {"CUDA_HOME", "CUDA_PATH"})
+    if (const char* v = std::getenv(var); v && *v) roots.push_back(std::string(v) + "/include");
+  if (roots.empty())
+    for (const char* const* d = detail::kBuildCudaIncludeDirs; *d; ++d) roots.push_back(*d);
+  std::vector<std::string> dirs;
+  std::error_code ec;
+  for (const auto& r : roots) {
+    if (!fs::exists(fs::path(r) / "cuda_fp16.h", ec)) continue;
+    dirs.push_back(r);
+    if (fs::is_directory(fs::path(r) / "cccl", ec)) dirs.push_back(r + "/cccl");
+  }
+  return dirs;
+}
+
+std::string generate_source(const KernelSpec& spec) {
+  std::string src = "// Generated by CuteDSL's JIT; the instantiation is named to NVRTC: " + spec.name_expression() + "\n";
+  std::vector<std::string_view> seen;
+  for (const auto& a : spec.template_args) {
+    const auto h = a.required_header();
+    if (h.empty() || std::find(seen.begin(), seen.end(), h) != seen.end()) continue;
+    seen.push_back(h);
+    src += "#include <" + std::string(h) + ">\n";
+  }
+  if (!spec.header.empty()) {
+    src += "#include \"" + spec.header + "\"\n";
+  } else {
+    src += "#line 1 \"" + spec.source_name + "\"\n";
+    src += spec.source;
+    if (!spec.source.empty() && spec.source.back() != '\n') src += '\n';
+  }
+  return src;
+}
+
+Expected<KernelPtr, JitError> compile(const KernelSpec& spec, const CompileOptions& options, CompileReport* report) {
+  return compile(spec, options, default_cache(), report);
+}
+
+Expected<KernelPtr, JitError> compile(const KernelSpec& spec, const CompileOptions& options, KernelCache& cache,
+                                      CompileReport* report) {
+  const auto start = Clock::now();
+  CompileReport local;
+  CompileReport& rep = report ? *report : local;
+  rep = CompileReport{};
+
+  // 1. Memory: the hot path. Hashes the request in place; allocates nothing on a hit.
+  const Hash128 request = request_fingerprint(spec, options);
+  if (KernelPtr hit = cache.find_in_memory(request)) {
+    cache.count(CacheOutcome::memory_hit);
+    rep.outcome = CacheOutcome::memory_hit;
+    rep.total_seconds = seconds_since(start);
+    return hit;
+  }
+
+  // 2. Validate and describe the work.
+  if (spec.kernel.empty())
+    return unexpected(JitError{JitErrorKind::invalid_spec, "KernelSpec::kernel is empty", {}, {}, {}});
+  if (spec.header.empty() == spec.source.empty())
+    return unexpected(JitError{JitErrorKind::invalid_spec, "a KernelSpec needs exactly one of `header` and `source`",
+                               {}, {}, {}});
+  auto arch = arch_for(options);
+  if (!arch) return unexpected(arch.error());
+  auto args = nvrtc_options(options, *arch);
+  if (!args) return unexpected(args.error());
+  const std::string source = generate_source(spec);
+  const std::string name_expression = spec.name_expression();
+
+  // 3. The content key: everything that can change the output, nothing that names this machine.
+  Hasher key_hasher;
+  key_hasher.add(std::string_view("cute_dsl.jit.key")).add(static_cast<std::uint64_t>(kDiskFormatVersion));
+  key_hasher.add(std::string_view(CUTE_DSL_JIT_LIBRARY_VERSION)).add(nvrtc_version_string());
+  key_hasher.add(source).add(name_expression).add(*arch).add(detail::embedded_headers_hash());
+  key_hasher.add(static_cast<std::uint64_t>(spec.headers.size()));
+  for (const auto& h : spec.headers) key_hasher.add(h.name).add(h.contents);
+  for (const auto& a : *args) key_hasher.add(a);
+  const Hash128 key = key_hasher.finish();
+
+  // 4. Disk.
+  if (KernelPtr hit = cache.load_from_disk(key)) {
+    cache.insert_in_memory(request, hit);
+    cache.count(CacheOutcome::disk_hit);
+    rep.outcome = CacheOutcome::disk_hit;
+    rep.total_seconds = seconds_since(start);
+    return hit;
+  }
+
+  // 5. NVRTC.
+  const auto nvrtc_start = Clock::now();
+  std::vector<const char*> header_names, header_texts;
+  for (const auto& h : spec.headers) {
+    header_names.push_back(h.name.c_str());
+    header_texts.push_back(h.contents.c_str());
+  }
+  for (std::size_t i = 0; i < detail::kEmbeddedHeaderCount; ++i) {
+    header_names.push_back(detail::kEmbeddedHeaders[i].name.data());  // NUL-terminated literals
+    header_texts.push_back(detail::kEmbeddedHeaders[i].contents.data());
+  }
+  const std::string program_name = spec.header.empty() ? spec.source_name : "cute_dsl_jit_instance.cu";
+  nvrtcProgram program = nullptr;
+  if (nvrtcResult r = nvrtcCreateProgram(&program, source.c_str(), program_name.c_str(),
+                                         static_cast<int>(header_names.size()), header_texts.data(),
+                                         header_names.data());
+      r != NVRTC_SUCCESS)
+    return unexpected(nvrtc_error("nvrtcCreateProgram", r));
+  struct Destroy {
+    nvrtcProgram* p;
+    ~Destroy() { nvrtcDestroyProgram(p); }
+  } destroy{&program};
+
+  std::vector<std::string> full_args = *args;
+  const auto cuda_dirs = cuda_include_dirs();
+  for (const auto& d : cuda_dirs) full_args.push_back("-I" + d);
+  std::vector<const char*> argv;
+  for (const auto& a : full_args) argv.push_back(a.c_str());
+
+  if (nvrtcResult r = nvrtcAddNameExpression(program, name_expression.c_str()); r != NVRTC_SUCCESS)
+    return unexpected(nvrtc_error("nvrtcAddNameExpression", r));
+  const nvrtcResult compiled = nvrtcCompileProgram(program, static_cast<int>(argv.size()), argv.data());
+
+  std::string log;
+  std::size_t log_size = 0;
+  if (nvrtcGetProgramLogSize(program, &log_size) == NVRTC_SUCCESS && log_size > 1) {
+    log.resize(log_size);
+    nvrtcGetProgramLog(program, log.data());
+    log.resize(log_size - 1);
+  }
+  if (compiled != NVRTC_SUCCESS) {
+    const std::string the_source = spec.header.empty() ? spec.source : std::string();
+    JitError e{JitErrorKind::compile,
+               "NVRTC could not compile " + name_expression + " for " + *arch + " (" + nvrtcGetErrorString(compiled) + ")",
+               map_log(log, spec, program_name, spec.header.empty() ? std::string_view(spec.source) : source),
+               join(*args), hint_for(log, *arch)};
+    if (cuda_dirs.empty() && e.hint.empty() && log.find("cannot open source file") != std::string::npos)
+      e.hint = "CUDA's headers were not found: set CUDA_HOME";
+    return unexpected(std::move(e));
+  }
+
+  auto kernel = std::make_shared<CompiledKernel>();
+  kernel->key = key;
+  kernel->name_expression = name_expression;
+  kernel->arch = *arch;
+  kernel->output = options.output;
+  kernel->log = std::move(log);
+  const char* lowered = nullptr;
+  if (nvrtcResult r = nvrtcGetLoweredName(program, name_expression.c_str(), &lowered); r != NVRTC_SUCCESS || !lowered)
+    return unexpected(nvrtc_error("nvrtcGetLoweredName", r));
+  kernel->lowered_name = lowered;
+
+  std::size_t size = 0;
+  if (options.output == OutputKind::cubin) {
+    if (nvrtcResult r = nvrtcGetCUBINSize(program, &size); r != NVRTC_SUCCESS)
+      return unexpected(nvrtc_error("nvrtcGetCUBINSize", r));
+    kernel->binary.resize(size);
+    if (nvrtcResult r = nvrtcGetCUBIN(program, kernel->binary.data()); r != NVRTC_SUCCESS)
+      return unexpected(nvrtc_error("nvrtcGetCUBIN", r));
+  } else {
+    if (nvrtcResult r = nvrtcGetPTXSize(program, &size); r != NVRTC_SUCCESS)
+      return unexpected(nvrtc_error("nvrtcGetPTXSize", r));
+    kernel->binary.resize(size);
+    if (nvrtcResult r = nvrtcGetPTX(program, kernel->binary.data()); r != NVRTC_SUCCESS)
+      return unexpected(nvrtc_error("nvrtcGetPTX", r));
+    if (!kernel->binary.empty() && kernel->binary.back() == '\0') kernel->binary.pop_back();
+  }
+  rep.nvrtc_seconds = seconds_since(nvrtc_start);
+
+  // 6. Store: disk first (best effort), then memory.
+  cache.store_on_disk(*kernel);
+  cache.insert_in_memory(request, kernel);
+  cache.count(CacheOutcome::miss);
+  rep.outcome = CacheOutcome::miss;
+  rep.total_seconds = seconds_since(start);
+  if (env_flag("CUTE_DSL_JIT_TIME_PROFILING"))
+    std::fprintf(stderr, "cute_dsl jit: compiled %s for %s: nvrtc %.3f s, total %.3f s\n", name_expression.c_str(),
+                 kernel->arch.c_str(), rep.nvrtc_seconds, rep.total_seconds);
+  return KernelPtr(std::move(kernel));
+}
+
+}  // namespace cute_dsl::jit

@@ -1,0 +1,175 @@
+// The disk cache: a second process hits it; damaged entries are rebuilt; a folder that cannot be
+// written degrades to memory-only with one warning.
+#include "jit_test_support.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+
+#include <functional>
+
+namespace {
+
+using namespace jit_test;
+
+jit::KernelPtr compile_into(jit::KernelCache& cache, jit::CacheOutcome expected) {
+  jit::CompileReport report;
+  auto k = jit::compile(elementwise_spec(), options_for("sm_90a"), cache, &report);
+  EXPECT_TRUE(k) << (k ? "" : k.error().describe());
+  EXPECT_EQ(report.outcome, expected) << "got " << jit::to_string(report.outcome);
+  return k ? *k : nullptr;
+}
+
+TEST(DiskCache, SecondProcessHitsTheDisk) {
+  TempDir dir;
+  std::string out;
+  ASSERT_EQ(run_command(self_path() + " --probe-compile " + dir.path(), out), 0) << out;
+  EXPECT_NE(out.find("outcome: miss"), std::string::npos) << out;
+  ASSERT_EQ(run_command(self_path() + " --probe-compile " + dir.path(), out), 0) << out;
+  EXPECT_NE(out.find("outcome: disk hit"), std::string::npos) << out;
+  const auto entries = jit::list_disk_entries(dir.path());
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_TRUE(entries[0].valid);
+  EXPECT_EQ(entries[0].arch, "sm_90a");
+}
+
+TEST(DiskCache, DiskHitEqualsTheCompiledKernel) {
+  TempDir dir;
+  jit::KernelPtr compiled, loaded;
+  {
+    jit::KernelCache cache(on_disk(dir.path()));
+    compiled = compile_into(cache, jit::CacheOutcome::miss);
+    EXPECT_EQ(cache.counters().disk_writes, 1u);
+  }
+  jit::KernelCache fresh(on_disk(dir.path()));
+  loaded = compile_into(fresh, jit::CacheOutcome::disk_hit);
+  ASSERT_TRUE(compiled && loaded);
+  EXPECT_EQ(compiled->binary, loaded->binary);
+  EXPECT_EQ(compiled->lowered_name, loaded->lowered_name);
+  EXPECT_EQ(compiled->name_expression, loaded->name_expression);
+  EXPECT_TRUE(compiled->key == loaded->key);
+  compile_into(fresh, jit::CacheOutcome::memory_hit);
+}
+
+// Each kind of damage: the entry is detected on load, removed, compiled again and rewritten.
+void expect_rebuilt(const std::function<void(std::string&)>& damage, const char* what) {
+  SCOPED_TRACE(what);
+  TempDir dir;
+  std::string path;
+  {
+    jit::KernelCache cache(on_disk(dir.path()));
+    auto k = compile_into(cache, jit::CacheOutcome::miss);
+    ASSERT_TRUE(k);
+    path = cache.entry_path(k->key);
+  }
+  std::string bytes = read_text(path);
+  damage(bytes);
+  {
+    std::ofstream f(path, std::ios::binary | std::ios::trunc);
+    f << bytes;
+  }
+  jit::KernelCache cache(on_disk(dir.path()));
+  compile_into(cache, jit::CacheOutcome::miss);
+  EXPECT_EQ(cache.counters().damaged_entries, 1u);
+  EXPECT_EQ(cache.counters().disk_writes, 1u);
+  EXPECT_TRUE(jit::decode_disk_entry(read_text(path), nullptr).has_value()) << "the entry was rewritten whole";
+}
+
+TEST(DiskCache, TruncatedEntryIsRebuilt) {
+  expect_rebuilt([](std::string& b) { b.resize(b.size() / 2); }, "truncated");
+  expect_rebuilt([](std::string& b) { b.resize(50); }, "truncated inside the header");
+  expect_rebuilt([](std::string& b) { b.clear(); }, "empty");
+}
+
+TEST(DiskCache, GarbageEntryIsRebuilt) {
+  expect_rebuilt([](std::string& b) { b.assign(b.size(), 'x'); }, "garbage");
+  expect_rebuilt([](std::string& b) { b[b.size() - 10] ^= 0x20; }, "one flipped payload byte");
+}
+
+TEST(DiskCache, WrongVersionEntryIsRebuilt) {
+  expect_rebuilt([](std::string& b) { b[8] = static_cast<char>(jit::kDiskFormatVersion + 1); }, "next format version");
+}
+
+TEST(DiskCache, EveryByteOfAnEntryIsChecked) {
+  jit::CompiledKernel k;
+  k.key = jit::hash128("key");
+  k.name_expression = "f<1>";
+  k.lowered_name = "_Z1fILi1EEvv";
+  k.arch = "sm_90a";
+  k.binary = std::string("\x7f" "ELF\0binary", 10);
+  k.log = "warning";
+  const std::string bytes = jit::encode_disk_entry(k);
+  auto back = jit::decode_disk_entry(bytes, &k.key);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->binary, k.binary);
+  EXPECT_EQ(back->lowered_name, k.lowered_name);
+  const auto other = jit::hash128("other key");
+  EXPECT_FALSE(jit::decode_disk_entry(bytes, &other)) << "an entry under the wrong name";
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    std::string damaged = bytes;
+    damaged[i] ^= 0x01;
+    EXPECT_FALSE(jit::decode_disk_entry(damaged, nullptr)) << "flip at byte " << i;
+  }
+  for (std::size_t n = 0; n < bytes.size(); ++n)
+    EXPECT_FALSE(jit::decode_disk_entry(std::string_view(bytes).substr(0, n), nullptr)) << "prefix of " << n;
+}
+
+TEST(DiskCache, UnwritableFolderDegradesToMemoryWithOneWarning) {
+  TempDir dir;
+  const std::string file = dir.path() + "/a_file";
+  std::ofstream(file) << "not a folder";
+  testing::internal::CaptureStderr();
+  jit::KernelCache cache(on_disk(file + "/cache"));  // cannot exist: its parent is a file
+  compile_into(cache, jit::CacheOutcome::miss);
+  compile_into(cache, jit::CacheOutcome::memory_hit);
+  const std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_FALSE(cache.disk_enabled());
+  EXPECT_NE(err.find("warning"), std::string::npos) << err;
+  EXPECT_NE(err.find("memory only"), std::string::npos) << err;
+  EXPECT_EQ(err.find("warning"), err.rfind("warning")) << "one warning, not one per compile:\n" << err;
+}
+
+TEST(DiskCache, ReadOnlyFolderDegradesToMemory) {
+  if (::geteuid() == 0) GTEST_SKIP() << "running as root, which may write a read-only folder";
+  TempDir dir;
+  ASSERT_EQ(::chmod(dir.path().c_str(), 0555), 0);
+  testing::internal::CaptureStderr();
+  jit::KernelCache cache(on_disk(dir.path()));
+  compile_into(cache, jit::CacheOutcome::miss);
+  const std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_FALSE(cache.disk_enabled());
+  EXPECT_NE(err.find("not writable"), std::string::npos) << err;
+}
+
+TEST(DiskCache, ListAndClear) {
+  TempDir dir;
+  {
+    jit::KernelCache cache(on_disk(dir.path()));
+    compile_into(cache, jit::CacheOutcome::miss);
+  }
+  std::ofstream(dir.path() + "/0123.cdk") << "garbage";
+  std::ofstream(dir.path() + "/unrelated.txt") << "kept";
+  auto entries = jit::list_disk_entries(dir.path());
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(entries[0].valid + entries[1].valid, 1);
+  EXPECT_EQ(jit::clear_disk_entries(dir.path()), 2u);
+  EXPECT_TRUE(jit::list_disk_entries(dir.path()).empty());
+  EXPECT_TRUE(std::filesystem::exists(dir.path() + "/unrelated.txt"));
+}
+
+TEST(DiskCache, EnvironmentChoosesTheFolder) {
+  ::setenv("CUTE_DSL_DISABLE_FILE_CACHE", "1", 1);
+  EXPECT_FALSE(jit::CacheConfig::from_environment().use_disk);
+  ::setenv("CUTE_DSL_DISABLE_FILE_CACHE", "0", 1);
+  ::setenv("CUTE_DSL_CACHE_DIR", "/somewhere/else", 1);
+  EXPECT_EQ(jit::CacheConfig::from_environment().dir, "/somewhere/else");
+  ::unsetenv("CUTE_DSL_CACHE_DIR");
+  ::setenv("XDG_CACHE_HOME", "/xdg", 1);
+  EXPECT_EQ(jit::CacheConfig::from_environment().dir, "/xdg/cute_dsl");
+  ::unsetenv("XDG_CACHE_HOME");
+  ::setenv("HOME", "/home/someone", 1);
+  EXPECT_EQ(jit::CacheConfig::from_environment().dir, "/home/someone/.cache/cute_dsl");
+  ::setenv("CUTE_DSL_DISABLE_FILE_CACHE", "1", 1);
+}
+
+}  // namespace

@@ -1,0 +1,69 @@
+// Shared by the JIT tests: a temporary folder, the elementwise spec, the path of this program.
+#pragma once
+
+#include "cute_dsl/jit/jit.hpp"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace jit_test {
+
+namespace jit = cute_dsl::jit;
+
+// A fresh folder under the system temp folder, removed with the object.
+class TempDir {
+ public:
+  TempDir() {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "cute_dsl_jit_test.XXXXXX").string();
+    path_ = ::mkdtemp(tmpl.data());
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::permissions(path_, std::filesystem::perms::owner_all, ec);
+    std::filesystem::remove_all(path_, ec);
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+inline std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+inline std::string kernels_dir() { return std::string(CUTE_DSL_JIT_TEST_KERNELS); }
+
+// scale<f32, (4,8):(8,1), 128> from kernels/elementwise.cuh, read from disk.
+inline jit::KernelSpec elementwise_spec(std::string targs = "f32, (4,8):(8,1), 128") {
+  jit::KernelSpec spec;
+  auto h = jit::load_header_file(kernels_dir() + "/elementwise.cuh");
+  spec.header = h->name;
+  spec.headers.push_back(*h);
+  spec.kernel = "cute_dsl_jit_test::scale";
+  spec.template_args = jit::parse_template_args(targs).value();
+  return spec;
+}
+
+inline jit::CompileOptions options_for(const std::string& arch) {
+  jit::CompileOptions o;
+  o.arch = arch;
+  return o;
+}
+
+inline jit::CacheConfig memory_only() { return jit::CacheConfig{false, {}}; }
+inline jit::CacheConfig on_disk(const std::string& dir) { return jit::CacheConfig{true, dir}; }
+
+// The path of the running test program, for tests that need a second process.
+std::string self_path();
+// Runs `command` through the shell; returns its exit status and fills `output` (stdout+stderr).
+int run_command(const std::string& command, std::string& output);
+
+}  // namespace jit_test

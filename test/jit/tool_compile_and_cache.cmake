@@ -1,0 +1,28 @@
+# cute-dsl jit compile twice in two processes on one fresh cache folder: the first compiles
+# (a miss) and prints the resources, the second hits the disk. Then cache stats/list/clear.
+file(REMOVE_RECURSE "${WORK_DIR}")
+file(MAKE_DIRECTORY "${WORK_DIR}")
+set(ENV{CUTE_DSL_CACHE_DIR} "${WORK_DIR}/cache")
+unset(ENV{CUTE_DSL_DISABLE_FILE_CACHE})
+
+function(run expect_regex)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0 OR NOT out MATCHES "${expect_regex}")
+    message(FATAL_ERROR "command: ${ARGN}\nexit ${rc}\nstdout:\n${out}\nstderr:\n${err}\nexpected: ${expect_regex}")
+  endif()
+  message(STATUS "${out}")
+endfunction()
+
+set(compile "${TOOL}" jit compile --header "${HEADER}" --kernel cute_dsl_jit_test::scale
+            --targs "f32, (4,8):(8,1), 128" --arch sm_90a)
+run("cache: +miss.*registers: +[1-9][0-9]*\n.*max threads: 128" ${compile} --dump "${WORK_DIR}/dump")
+run("cache: +disk hit" ${compile})
+file(GLOB dumped "${WORK_DIR}/dump/*")
+list(LENGTH dumped n)
+if(NOT n EQUAL 3)
+  message(FATAL_ERROR "expected .cu, .cubin and .json in the dump folder, found: ${dumped}")
+endif()
+run("entries: +1 \\(1 valid, 0 damaged\\)" "${TOOL}" cache stats)
+run("sm_90a +cubin +cute_dsl_jit_test::scale<float" "${TOOL}" cache list)
+run("removed 1 files" "${TOOL}" cache clear)
+run("entries: +0" "${TOOL}" cache stats)
