@@ -131,6 +131,20 @@ TEST(Pipeline, MemoryHitReturnsTheSameKernelAndAllocatesNothing) {
   const double ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count() / kLookups;
   std::printf("memory hit: %.0f ns per lookup (spec with a %zu-byte header)\n", ns, spec.headers[0].contents.size());
   EXPECT_EQ(cache.counters().memory_hits, static_cast<std::uint64_t>(kLookups) + 1);
+
+  // The prepared form hashes nothing per lookup and finds the same kernel.
+  const jit::PreparedSpec prepared = jit::prepare(spec, options);
+  const long before_prepared = g_allocations.load();
+  auto third = jit::compile(prepared, cache, &report);
+  EXPECT_EQ(g_allocations.load() - before_prepared, 0);
+  ASSERT_TRUE(third);
+  EXPECT_EQ(report.outcome, jit::CacheOutcome::memory_hit);
+  EXPECT_EQ(first->get(), third->get());
+  const auto start_prepared = std::chrono::steady_clock::now();
+  for (int i = 0; i < kLookups; ++i) (void)jit::compile(prepared, cache);
+  const double prepared_ns =
+      std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start_prepared).count() / kLookups;
+  std::printf("memory hit, prepared spec: %.0f ns per lookup\n", prepared_ns);
 }
 
 TEST(Pipeline, ChangedOptionHeaderOrArgumentMisses) {
@@ -180,6 +194,25 @@ TEST(Hash, LanesAreIndependentAndInputsAreDelimited) {
   // The key must be stable across runs and builds: a change here needs a new disk format version.
   EXPECT_EQ(jit::hash128("abc").hex(), jit::hash128(std::string("abc")).hex());
   EXPECT_EQ(jit::hash128("abc").hex().size(), 32u);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(Hash, LongInputsUseEveryByte) {
+  // Inputs long enough for the stripe accumulators: a flip anywhere changes both halves.
+  std::string base(200, 'a');
+  for (std::size_t i = 0; i < base.size(); ++i) base[i] = static_cast<char>('a' + i % 26);
+  const auto h0 = cute_dsl::jit::hash128(base);
+  for (std::size_t i = 0; i < base.size(); ++i) {
+    std::string s = base;
+    s[i] ^= 0x04;
+    const auto h = cute_dsl::jit::hash128(s);
+    EXPECT_NE(h.hi, h0.hi) << i;
+    EXPECT_NE(h.lo, h0.lo) << i;
+  }
+  EXPECT_FALSE(cute_dsl::jit::hash128(base) == cute_dsl::jit::hash128(base + "x"));
 }
 
 }  // namespace

@@ -21,7 +21,7 @@ namespace cute_dsl::jit {
 struct CompileReport {
   CacheOutcome outcome = CacheOutcome::miss;
   double nvrtc_seconds = 0;  // 0 unless compiled
-  double total_seconds = 0;
+  double total_seconds = 0;  // 0 for memory hits, which read no clock
 };
 
 using KernelPtr = std::shared_ptr<const CompiledKernel>;
@@ -30,6 +30,16 @@ Expected<KernelPtr, JitError> compile(const KernelSpec& spec, const CompileOptio
                                       CompileReport* report = nullptr);
 Expected<KernelPtr, JitError> compile(const KernelSpec& spec, const CompileOptions& options,
                                       KernelCache& cache, CompileReport* report = nullptr);
+
+// A spec and options whose memory-cache fingerprint is computed once: the hot-loop form. A lookup
+// through it hashes nothing (the plain compile() hashes the whole spec, headers included).
+struct PreparedSpec {
+  KernelSpec spec;
+  CompileOptions options;
+  Hash128 fingerprint;
+};
+PreparedSpec prepare(KernelSpec spec, CompileOptions options);
+Expected<KernelPtr, JitError> compile(const PreparedSpec& prepared, KernelCache& cache, CompileReport* report = nullptr);
 
 // The source NVRTC sees for `spec` (before the embedded headers), as dumped.
 std::string generate_source(const KernelSpec& spec);
