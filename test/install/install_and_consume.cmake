@@ -53,6 +53,13 @@ elseif(STEP STREQUAL "host")
   if(at LESS 0)
     message(FATAL_ERROR "consumer_host printed:\n${run_output}\nexpected a line: ${expected}")
   endif()
+  # The JIT, when installed: compiles a kernel through NVRTC from the installed copy (no GPU).
+  if(EXISTS "${build}/consumer_jit")
+    run("${build}/consumer_jit")
+    if(NOT run_output MATCHES "consumer jit: compiled _Z")
+      message(FATAL_ERROR "consumer_jit printed:\n${run_output}")
+    endif()
+  endif()
 
 elseif(STEP STREQUAL "cuda")
   set(build "${WORK_DIR}/consumer-cuda")

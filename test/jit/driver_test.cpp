@@ -48,12 +48,4 @@ TEST(Driver, AutoArchNeedsAGpuOrCuteDslArch) {
   ::unsetenv("CUTE_DSL_ARCH");
 }
 
-TEST(Driver, GpuLaunchTests) {
-  auto d = jit::load_driver();
-  if (!d || d->device_count == 0)
-    GTEST_SKIP() << "SKIPPED: no usable CUDA driver or GPU here; load/launch tests need one";
-  // Loading and launching arrive with the Driver API step (issue 3, next session).
-  GTEST_SKIP() << "SKIPPED: load/launch are not implemented yet (issue 3 continues)";
-}
-
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -39,7 +40,11 @@ inline std::string read_text(const std::string& path) {
   return s.str();
 }
 
-inline std::string kernels_dir() { return std::string(CUTE_DSL_JIT_TEST_KERNELS); }
+// CUTE_DSL_JIT_TEST_KERNELS in the environment moves it (the binary run from another checkout).
+inline std::string kernels_dir() {
+  const char* moved = std::getenv("CUTE_DSL_JIT_TEST_KERNELS");
+  return moved && *moved ? std::string(moved) : std::string(CUTE_DSL_JIT_TEST_KERNELS);
+}
 
 // scale<f32, (4,8):(8,1), 128> from kernels/elementwise.cuh, read from disk.
 inline jit::KernelSpec elementwise_spec(std::string targs = "f32, (4,8):(8,1), 128") {

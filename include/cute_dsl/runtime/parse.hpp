@@ -154,11 +154,6 @@ inline tree::Tree parse_layout_at(Cursor& in) {
   return in.take(tree::parse_layout(in.tree_text(), static_cast<int>(in.position())));
 }
 
-// Reads a tiler `[T0,T1,...]` at the cursor; an integer item n is the layout n:1.
-inline tree::Tiler parse_tiler_at(Cursor& in) {
-  return in.take(tree::parse_tiler(in.tree_text(), static_cast<int>(in.position())));
-}
-
 // Whole-text entry points: the text must hold exactly one int-tuple / layout.
 inline tree::Tree parse_int_tuple(std::string_view text) {
   Cursor in(text);
