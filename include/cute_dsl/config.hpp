@@ -33,3 +33,14 @@
 #ifndef CUTE_DSL_TREE_CAPACITY
 #  define CUTE_DSL_TREE_CAPACITY 96
 #endif
+
+// Run-time checks of the algebra's rules on layouts with run-time leaves (layout/dynamic_support.hpp).
+// CUTE_DSL_DEVICE_LAYOUT_CHECKS=0 drops the device-side checks, for kernels whose shapes were
+// validated on the host. CUTE_DSL_HOST_TYPED_LAYOUT_CHECKS=1 makes the host use the device's typed
+// checks instead of the tree algebra (the tests build a variant this way to prove both refuse alike).
+#ifndef CUTE_DSL_DEVICE_LAYOUT_CHECKS
+#  define CUTE_DSL_DEVICE_LAYOUT_CHECKS 1
+#endif
+#ifndef CUTE_DSL_HOST_TYPED_LAYOUT_CHECKS
+#  define CUTE_DSL_HOST_TYPED_LAYOUT_CHECKS 0
+#endif

@@ -19,8 +19,4 @@
 #include "cute_dsl/layout/tree.hpp"
 #include "cute_dsl/layout/tree_algebra.hpp"
 #include "cute_dsl/layout/to_tree.hpp"
-// The compile-time algebra (coalesce, composition, divides, products on Layout<...>) is being
-// written alongside; included once present so this header never names a missing file.
-#if __has_include("cute_dsl/layout/algebra.hpp")
 #include "cute_dsl/layout/algebra.hpp"
-#endif

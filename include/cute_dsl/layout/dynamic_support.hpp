@@ -28,15 +28,8 @@
 //   device: by typed checks inside the dynamic algorithms (the same rules, written for the few
 //           modes at hand), because compiling the 96-node tree algorithms into a kernel costs tens
 //           of seconds of NVRTC time (measured: 43 s for one kernel with two dynamic operations).
-// CUTE_DSL_DEVICE_LAYOUT_CHECKS=0 drops the device checks (for kernels whose shapes were validated
-// on the host); CUTE_DSL_HOST_TYPED_LAYOUT_CHECKS=1 makes the host use the device's typed checks
-// instead of the tree (the tests build a variant this way to prove the two refuse alike).
-#ifndef CUTE_DSL_DEVICE_LAYOUT_CHECKS
-#  define CUTE_DSL_DEVICE_LAYOUT_CHECKS 1
-#endif
-#ifndef CUTE_DSL_HOST_TYPED_LAYOUT_CHECKS
-#  define CUTE_DSL_HOST_TYPED_LAYOUT_CHECKS 0
-#endif
+// The two user knobs, CUTE_DSL_DEVICE_LAYOUT_CHECKS and CUTE_DSL_HOST_TYPED_LAYOUT_CHECKS, live in
+// config.hpp.
 #if defined(__CUDA_ARCH__) || defined(__CUDACC_RTC__)
 #  define CUTE_DSL_LAYOUT_TREE_CHECKS 0
 #  define CUTE_DSL_LAYOUT_TYPED_CHECKS CUTE_DSL_DEVICE_LAYOUT_CHECKS
