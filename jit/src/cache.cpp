@@ -8,8 +8,10 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -85,6 +87,12 @@ CacheConfig CacheConfig::from_environment() {
     c.use_disk = false;
     return c;
   }
+  if (const char* v = std::getenv("CUTE_DSL_CACHE_MAX_BYTES"); v && *v) {
+    char* end = nullptr;
+    const unsigned long long n = std::strtoull(v, &end, 10);
+    if (end && *end == '\0') c.max_bytes = n;
+    else std::fprintf(stderr, "cute_dsl jit: warning: CUTE_DSL_CACHE_MAX_BYTES='%s' is not a byte count; ignored\n", v);
+  }
   if (const char* v = std::getenv("CUTE_DSL_CACHE_DIR"); v && *v) c.dir = v;
   else if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) c.dir = std::string(x) + "/cute_dsl";
   else if (const char* h = std::getenv("HOME"); h && *h) c.dir = std::string(h) + "/.cache/cute_dsl";
@@ -150,7 +158,44 @@ std::shared_ptr<const CompiledKernel> KernelCache::load_from_disk(const Hash128&
       std::fprintf(stderr, "cute_dsl jit: info: removed damaged cache entry %s; compiling again\n", path.c_str());
     return nullptr;
   }
+  // Least recently *used*: a hit refreshes the entry's time (best effort; a read-only folder
+  // simply keeps write times).
+  ::utimensat(AT_FDCWD, path.c_str(), nullptr, 0);
   return std::make_shared<const CompiledKernel>(std::move(*k));
+}
+
+// Runs after a write (that is, after a compile, which costs far more than listing the folder).
+// Two processes may evict at once; removing an entry twice is harmless, and a reader that loses
+// an entry to eviction only compiles again.
+void KernelCache::enforce_size_cap(const std::string& keep) {
+  if (config_.max_bytes == 0) return;
+  struct Entry {
+    fs::file_time_type used;
+    std::uint64_t bytes;
+    fs::path path;
+  };
+  std::vector<Entry> entries;
+  std::uint64_t total = 0;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(config_.dir, ec)) {
+    if (!e.path().filename().string().ends_with(kDiskEntrySuffix)) continue;
+    std::error_code size_ec, time_ec;
+    const std::uint64_t bytes = e.file_size(size_ec);
+    const auto used = e.last_write_time(time_ec);
+    if (size_ec || time_ec) continue;
+    total += bytes;
+    entries.push_back({used, bytes, e.path()});
+  }
+  if (total <= config_.max_bytes) return;
+  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.used < b.used; });
+  for (const Entry& e : entries) {
+    if (total <= config_.max_bytes) break;
+    if (e.path.string() == keep) continue;  // the entry just written stays, even alone over the cap
+    if (fs::remove(e.path, ec)) {
+      total -= e.bytes;
+      ++evicted_;
+    }
+  }
 }
 
 void KernelCache::store_on_disk(const CompiledKernel& k) {
@@ -169,6 +214,7 @@ void KernelCache::store_on_disk(const CompiledKernel& k) {
     return;
   }
   ++disk_writes_;
+  enforce_size_cap(path);
 }
 
 void KernelCache::count(CacheOutcome o) {
@@ -180,7 +226,7 @@ void KernelCache::count(CacheOutcome o) {
 }
 
 CacheCounters KernelCache::counters() const {
-  return {memory_hits_.load(), disk_hits_.load(), misses_.load(), disk_writes_.load(), damaged_.load()};
+  return {memory_hits_.load(), disk_hits_.load(), misses_.load(), disk_writes_.load(), damaged_.load(), evicted_.load()};
 }
 
 KernelCache& default_cache() {

@@ -1,6 +1,8 @@
 // The compile step: KernelSpec + CompileOptions -> CompiledKernel, through the two-level cache.
 #include "cute_dsl/jit/compile.hpp"
 
+#include "cute_dsl/jit/dump.hpp"
+
 #include "build_config.hpp"
 #include "embedded_headers.hpp"
 
@@ -72,36 +74,23 @@ Hash128 request_fingerprint(const KernelSpec& spec, const CompileOptions& o) {
   return h.finish();
 }
 
+// CUTE_DSL_DUMP_DIR: artifacts of every compile that reaches past the memory level. A failure to
+// write is reported and does not fail the compile.
+void dump_if_asked(const KernelSpec& spec, const CompiledKernel& k, const CompileReport& report) {
+  const char* dir = std::getenv("CUTE_DSL_DUMP_DIR");
+  if (!dir || !*dir) return;
+  if (auto written = dump_artifacts(spec, k, report, dir); !written)
+    std::fprintf(stderr, "cute_dsl jit: warning: %s", written.error().describe().c_str());
+}
+
 JitError nvrtc_error(const char* call, nvrtcResult r) {
   return JitError{JitErrorKind::nvrtc, std::string(call) + " failed: " + nvrtcGetErrorString(r), {}, {}, {}};
 }
 
-// The in-memory text of a file named in the log, for printing the failing lines.
-const std::string_view* find_text(const KernelSpec& spec, std::string_view name, std::string_view program_name,
-                                  std::string_view program_source, std::string_view& storage) {
-  if (name == program_name) return &(storage = program_source);
-  for (const auto& h : spec.headers)
-    if (h.name == name) return &(storage = h.contents);
-  for (std::size_t i = 0; i < detail::kEmbeddedHeaderCount; ++i)
-    if (detail::kEmbeddedHeaders[i].name == name) return &(storage = detail::kEmbeddedHeaders[i].contents);
-  return nullptr;
-}
-
-std::string_view line_of(std::string_view text, long line) {
-  std::size_t pos = 0;
-  for (long k = 1; k < line; ++k) {
-    pos = text.find('\n', pos);
-    if (pos == std::string_view::npos) return {};
-    ++pos;
-  }
-  const std::size_t end = text.find('\n', pos);
-  return text.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos);
-}
-
-// Each diagnostic "name(line): error: ..." is rewritten to the user's path (for headers read
-// from files) and followed by the one source line it points at; nothing else of the source.
-std::string map_log(const std::string& log, const KernelSpec& spec, std::string_view program_name,
-                    std::string_view program_source) {
+// Each diagnostic "name(line): error: ..." is rewritten to the path the header was read from.
+// NVRTC itself follows it with the one source line and a caret; nothing else of the source is
+// printed.
+std::string map_log(const std::string& log, const KernelSpec& spec) {
   std::istringstream in(log);
   std::string out, line;
   while (std::getline(in, line)) {
@@ -116,11 +105,6 @@ std::string map_log(const std::string& log, const KernelSpec& spec, std::string_
         for (const auto& h : spec.headers)
           if (h.name == name && !h.origin.empty()) shown = h.origin;
         out += shown + line.substr(open) + "\n";
-        std::string_view storage;
-        if (const std::string_view* text = find_text(spec, name, program_name, program_source, storage)) {
-          const std::string_view src = line_of(*text, number);
-          if (!src.empty()) out += "  " + std::to_string(number) + " | " + std::string(src) + "\n";
-        }
         continue;
       }
     }
@@ -130,9 +114,18 @@ std::string map_log(const std::string& log, const KernelSpec& spec, std::string_
 }
 
 std::string hint_for(const std::string& log, const std::string& arch) {
-  if (log.find("cannot open source file \"cuda") != std::string::npos)
-    return "CUDA's headers were not found: set CUDA_HOME (or CUDA_PATH) to the toolkit folder";
-  if (log.find("cannot open source file") != std::string::npos)
+  const bool missing = log.find("open source file") != std::string::npos;  // "cannot"/"could not"
+  if (missing && (log.find("source file \"cuda") != std::string::npos || log.find("source file \"nv/") != std::string::npos))
+  {
+    std::string where = "the toolkit found when the library was built";
+    for (const char* var : {"CUDA_HOME", "CUDA_PATH"})
+      if (const char* v = std::getenv(var); v && *v) {
+        where = std::string(var) + "=" + v;
+        break;
+      }
+    return "CUDA's headers were not found (looked in " + where + "): set CUDA_HOME (or CUDA_PATH) to a CUDA toolkit folder";
+  }
+  if (missing)
     return "headers are found among the library's own (embedded) and KernelSpec::headers only: add the missing "
            "one to KernelSpec::headers (the tool: --include FILE)";
   if (log.find("gpu-architecture") != std::string::npos || log.find("-arch") != std::string::npos)
@@ -258,8 +251,11 @@ Expected<KernelPtr, JitError> compile_with(const KernelSpec& spec, const Compile
     cache.count(CacheOutcome::disk_hit);
     rep.outcome = CacheOutcome::disk_hit;
     rep.total_seconds = seconds_since(start);
+    dump_if_asked(spec, *hit, rep);
     return hit;
   }
+  if (env_flag("CUTE_DSL_PRINT_SOURCE"))
+    std::fprintf(stderr, "cute_dsl jit: source of %s:\n%s", name_expression.c_str(), source.c_str());
 
   // 5. NVRTC.
   const auto nvrtc_start = Clock::now();
@@ -302,13 +298,10 @@ Expected<KernelPtr, JitError> compile_with(const KernelSpec& spec, const Compile
     log.resize(log_size - 1);
   }
   if (compiled != NVRTC_SUCCESS) {
-    const std::string the_source = spec.header.empty() ? spec.source : std::string();
     JitError e{JitErrorKind::compile,
                "NVRTC could not compile " + name_expression + " for " + *arch + " (" + nvrtcGetErrorString(compiled) + ")",
-               map_log(log, spec, program_name, spec.header.empty() ? std::string_view(spec.source) : source),
+               map_log(log, spec),
                join(*args), hint_for(log, *arch)};
-    if (cuda_dirs.empty() && e.hint.empty() && log.find("cannot open source file") != std::string::npos)
-      e.hint = "CUDA's headers were not found: set CUDA_HOME";
     return unexpected(std::move(e));
   }
 
@@ -346,6 +339,7 @@ Expected<KernelPtr, JitError> compile_with(const KernelSpec& spec, const Compile
   cache.count(CacheOutcome::miss);
   rep.outcome = CacheOutcome::miss;
   rep.total_seconds = seconds_since(start);
+  dump_if_asked(spec, *kernel, rep);
   if (env_flag("CUTE_DSL_JIT_TIME_PROFILING"))
     std::fprintf(stderr, "cute_dsl jit: compiled %s for %s: nvrtc %.3f s, total %.3f s\n", name_expression.c_str(),
                  kernel->arch.c_str(), rep.nvrtc_seconds, rep.total_seconds);

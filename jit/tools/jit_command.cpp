@@ -2,13 +2,12 @@
 // what it costs (registers, shared and local memory, read from the CUBIN).
 #include "commands.hpp"
 
+#include "cute_dsl/jit/dump.hpp"
 #include "cute_dsl/jit/jit.hpp"
 
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <string>
 
 namespace cute_dsl::tools {
@@ -32,34 +31,6 @@ void usage(std::FILE* out) {
                "  --define NAME[=V] a preprocessor definition (repeatable)\n"
                "  --line-info --fast-math --device-asserts --max-registers N\n"
                "  --dump DIR        write the generated source, the binary and a JSON report to DIR\n");
-}
-
-std::string sanitize(const std::string& s) {
-  std::string out;
-  for (char c : s) out += (std::isalnum(static_cast<unsigned char>(c)) ? c : '_');
-  while (out.find("__") != std::string::npos) out.replace(out.find("__"), 2, "_");
-  return out.substr(0, 64);
-}
-
-std::string json_escape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-      continue;
-    }
-    out += c;
-  }
-  return out;
-}
-
-bool write_file(const std::filesystem::path& p, std::string_view bytes) {
-  std::ofstream f(p, std::ios::binary | std::ios::trunc);
-  f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  return static_cast<bool>(f);
 }
 
 int compile_main(std::span<char* const> args) {
@@ -140,45 +111,21 @@ int compile_main(std::span<char* const> args) {
   else
     std::printf("cache:      %s (%.6f s)\n", std::string(jit::to_string(report.outcome)).c_str(), report.total_seconds);
   std::printf("%-11s %zu bytes\n", k.output == jit::OutputKind::cubin ? "cubin:" : "ptx:", k.binary.size());
-  jit::ResourceUsage usage;
-  bool have_usage = false;
   if (k.output == jit::OutputKind::cubin) {
     auto u = jit::read_resource_usage(k.binary, k.lowered_name);
     if (!u) return fail(u.error());
-    usage = *u;
-    have_usage = true;
+    const jit::ResourceUsage& usage = *u;
     std::printf("registers:  %d\n", usage.registers);
-    std::printf("shared:     %lld bytes (static)\n", usage.shared_bytes);
+    std::printf("shared:     %lld bytes (static; on sm_90+ with the 1 KiB reserved per block)\n", usage.shared_bytes);
     std::printf("local:      %lld bytes per thread%s\n", usage.local_bytes, usage.local_bytes > 0 ? " (stack: spills or local arrays)" : "");
     if (usage.max_threads > 0) std::printf("max threads: %d (__launch_bounds__)\n", usage.max_threads);
   }
   if (!k.log.empty()) std::printf("nvrtc log:\n%s\n", k.log.c_str());
 
   if (!dump_dir.empty()) {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    fs::create_directories(dump_dir, ec);
-    const std::string base = sanitize(k.name_expression) + "." + k.key.hex().substr(0, 8);
-    const fs::path dir(dump_dir);
-    const bool cubin = k.output == jit::OutputKind::cubin;
-    bool ok = write_file(dir / (base + ".cu"), jit::generate_source(spec)) &&
-              write_file(dir / (base + (cubin ? ".cubin" : ".ptx")), k.binary);
-    std::string json = "{\n  \"name\": \"" + json_escape(k.name_expression) + "\",\n  \"lowered_name\": \"" +
-                       json_escape(k.lowered_name) + "\",\n  \"arch\": \"" + k.arch + "\",\n  \"key\": \"" + k.key.hex() +
-                       "\",\n  \"output\": \"" + (cubin ? "cubin" : "ptx") + "\",\n  \"cache\": \"" +
-                       std::string(jit::to_string(report.outcome)) + "\",\n  \"nvrtc_seconds\": " +
-                       std::to_string(report.nvrtc_seconds) + ",\n  \"total_seconds\": " +
-                       std::to_string(report.total_seconds);
-    if (have_usage)
-      json += ",\n  \"registers\": " + std::to_string(usage.registers) + ",\n  \"shared_bytes\": " +
-              std::to_string(usage.shared_bytes) + ",\n  \"local_bytes\": " + std::to_string(usage.local_bytes);
-    json += "\n}\n";
-    ok = ok && write_file(dir / (base + ".json"), json);
-    if (!ok) {
-      std::fprintf(stderr, "ERROR: cannot write the dump to %s\n", dump_dir.c_str());
-      return 1;
-    }
-    std::printf("dumped:     %s/%s.{cu,%s,json}\n", dump_dir.c_str(), base.c_str(), cubin ? "cubin" : "ptx");
+    auto base = jit::dump_artifacts(spec, k, report, dump_dir);
+    if (!base) return fail(base.error());
+    std::printf("dumped:     %s.{cu,%s,json}\n", base->c_str(), k.output == jit::OutputKind::cubin ? "cubin" : "ptx");
   }
   return 0;
 }

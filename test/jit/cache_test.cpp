@@ -6,6 +6,8 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
+#include <chrono>
 #include <functional>
 
 namespace {
@@ -31,6 +33,61 @@ TEST(DiskCache, SecondProcessHitsTheDisk) {
   ASSERT_EQ(entries.size(), 1u);
   EXPECT_TRUE(entries[0].valid);
   EXPECT_EQ(entries[0].arch, "sm_90a");
+}
+
+TEST(DiskCache, SixteenProcessesOnOneKeyAllSucceedAndLeaveOneEntry) {
+  // The benign race: all compile, each renames its own whole file into place.
+  TempDir dir;
+  std::string command = "for i in $(seq 16); do " + self_path() + " --probe-compile " + dir.path() + " & done; wait";
+  std::string out;
+  ASSERT_EQ(run_command(command, out), 0) << out;
+  std::size_t ok = 0;
+  for (std::size_t at = out.find("outcome: "); at != std::string::npos; at = out.find("outcome: ", at + 1)) ++ok;
+  EXPECT_EQ(ok, 16u) << out;
+  EXPECT_EQ(out.find("error"), std::string::npos) << out;
+  const auto entries = jit::list_disk_entries(dir.path());
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_TRUE(entries[0].valid);
+  std::size_t files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir.path())) files += e.is_regular_file();
+  EXPECT_EQ(files, 1u) << "no temporary file is left behind";
+  ASSERT_EQ(run_command(self_path() + " --probe-compile " + dir.path(), out), 0) << out;
+  EXPECT_NE(out.find("outcome: disk hit"), std::string::npos) << out;
+}
+
+TEST(DiskCache, SizeCapEvictsTheLeastRecentlyUsed) {
+  namespace fs = std::filesystem;
+  TempDir dir;
+  auto compile_one = [](jit::KernelCache& cache, const char* targs, jit::CacheOutcome expected) {
+    jit::CompileReport report;
+    auto k = jit::compile(elementwise_spec(targs), options_for("sm_90a"), cache, &report);
+    EXPECT_TRUE(k) << (k ? "" : k.error().describe());
+    EXPECT_EQ(report.outcome, expected) << targs;
+    return cache.entry_path((*k)->key);
+  };
+  jit::CacheConfig config = on_disk(dir.path());
+  config.max_bytes = 0;
+  std::string a, b;
+  {
+    jit::KernelCache cache(config);
+    a = compile_one(cache, "f32, 32:1, 32", jit::CacheOutcome::miss);
+    b = compile_one(cache, "f32, 32:1, 64", jit::CacheOutcome::miss);
+  }
+  // a written first, b later; then a is used (a disk hit), so b is the least recently used.
+  fs::last_write_time(a, fs::file_time_type::clock::now() - std::chrono::seconds(100));
+  fs::last_write_time(b, fs::file_time_type::clock::now() - std::chrono::seconds(50));
+  {
+    jit::KernelCache cache(config);
+    compile_one(cache, "f32, 32:1, 32", jit::CacheOutcome::disk_hit);
+  }
+  const auto size_a = fs::file_size(a), size_b = fs::file_size(b);
+  config.max_bytes = size_a + size_b + std::min(size_a, size_b) / 2;  // room for two entries, not three
+  jit::KernelCache cache(config);
+  const std::string c = compile_one(cache, "f32, 32:1, 128", jit::CacheOutcome::miss);
+  EXPECT_TRUE(fs::exists(a)) << "recently used";
+  EXPECT_FALSE(fs::exists(b)) << "least recently used";
+  EXPECT_TRUE(fs::exists(c)) << "just written";
+  EXPECT_EQ(cache.counters().evicted_entries, 1u);
 }
 
 TEST(DiskCache, DiskHitEqualsTheCompiledKernel) {
@@ -169,7 +226,39 @@ TEST(DiskCache, EnvironmentChoosesTheFolder) {
   ::unsetenv("XDG_CACHE_HOME");
   ::setenv("HOME", "/home/someone", 1);
   EXPECT_EQ(jit::CacheConfig::from_environment().dir, "/home/someone/.cache/cute_dsl");
+  ::setenv("CUTE_DSL_CACHE_MAX_BYTES", "12345", 1);
+  EXPECT_EQ(jit::CacheConfig::from_environment().max_bytes, 12345u);
+  ::unsetenv("CUTE_DSL_CACHE_MAX_BYTES");
+  EXPECT_EQ(jit::CacheConfig::from_environment().max_bytes, jit::CacheConfig::kDefaultMaxBytes);
   ::setenv("CUTE_DSL_DISABLE_FILE_CACHE", "1", 1);
+}
+
+}  // namespace
+
+namespace {
+
+using namespace jit_test;
+
+TEST(Dump, DumpDirKeepsArtifactsWithoutDisablingTheCache) {
+  TempDir cache_dir, dump_dir;
+  ::setenv("CUTE_DSL_DUMP_DIR", dump_dir.path().c_str(), 1);
+  jit::KernelCache cache(on_disk(cache_dir.path()));
+  compile_into(cache, jit::CacheOutcome::miss);
+  ::unsetenv("CUTE_DSL_DUMP_DIR");
+  EXPECT_EQ(cache.counters().disk_writes, 1u) << "the cache still works";
+  std::vector<std::string> suffixes;
+  for (const auto& e : std::filesystem::directory_iterator(dump_dir.path()))
+    suffixes.push_back(e.path().extension().string());
+  std::sort(suffixes.begin(), suffixes.end());
+  EXPECT_EQ(suffixes, (std::vector<std::string>{".cu", ".cubin", ".json"}));
+  for (const auto& e : std::filesystem::directory_iterator(dump_dir.path()))
+    if (e.path().extension() == ".json") {
+      const std::string json = read_text(e.path().string());
+      EXPECT_NE(json.find("\"cache\": \"miss\""), std::string::npos) << json;
+      EXPECT_NE(json.find("\"registers\": "), std::string::npos) << json;
+    } else if (e.path().extension() == ".cu") {
+      EXPECT_NE(read_text(e.path().string()).find("#include \"elementwise.cuh\""), std::string::npos);
+    }
 }
 
 }  // namespace

@@ -75,6 +75,18 @@ TEST(Errors, MissingHeaderHasAHint) {
   EXPECT_NE(k.error().hint.find("KernelSpec::headers"), std::string::npos) << k.error().describe();
 }
 
+TEST(Errors, MissingCudaHeadersSaySo) {
+  ::setenv("CUDA_HOME", "/nonexistent/cuda", 1);  // overrides the build-time toolkit
+  EXPECT_TRUE(jit::cuda_include_dirs().empty());
+  jit::KernelCache cache(memory_only());
+  auto k = jit::compile(elementwise_spec("f16, 32:1, 32"), options_for("sm_90a"), cache);
+  ::unsetenv("CUDA_HOME");
+  ASSERT_FALSE(k);
+  EXPECT_NE(k.error().log.find("cuda_fp16.h"), std::string::npos) << k.error().describe();
+  EXPECT_NE(k.error().hint.find("CUDA_HOME"), std::string::npos) << k.error().describe();
+  EXPECT_FALSE(jit::cuda_include_dirs().empty()) << "the build-time toolkit again";
+}
+
 TEST(Errors, WrongKernelNameOrArguments) {
   auto spec = elementwise_spec();
   spec.kernel = "cute_dsl_jit_test::no_such_kernel";

@@ -7,6 +7,8 @@
 
 #include <chrono>
 #include <set>
+#include <thread>
+#include <vector>
 
 namespace jit_test {
 extern std::atomic<long> g_allocations;
@@ -213,6 +215,36 @@ TEST(Hash, LongInputsUseEveryByte) {
     EXPECT_NE(h.lo, h0.lo) << i;
   }
   EXPECT_FALSE(cute_dsl::jit::hash128(base) == cute_dsl::jit::hash128(base + "x"));
+}
+
+}  // namespace
+
+namespace {
+
+using namespace jit_test;
+
+TEST(Pipeline, ThreadsShareOneCache) {
+  // Concurrent misses on one request may each compile; all get a kernel, and afterwards every
+  // thread hits the one kept in memory.
+  jit::KernelCache cache(memory_only());
+  const auto spec = elementwise_spec();
+  const auto options = options_for("sm_80");
+  std::vector<std::string> keys(4);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 50; ++i) {
+        auto k = jit::compile(spec, options, cache);
+        if (k) keys[t] = (*k)->key.hex();
+      }
+    });
+  for (auto& th : threads) th.join();
+  for (const auto& k : keys) EXPECT_EQ(k, keys[0]);
+  EXPECT_FALSE(keys[0].empty());
+  const auto c = cache.counters();
+  EXPECT_EQ(c.memory_hits + c.misses, 200u);
+  EXPECT_GE(c.misses, 1u);
+  EXPECT_LE(c.misses, 4u);
 }
 
 }  // namespace

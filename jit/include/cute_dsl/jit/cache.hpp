@@ -25,6 +25,10 @@ namespace cute_dsl::jit {
 struct CacheConfig {
   bool use_disk = true;
   std::string dir;  // the disk cache folder; empty with use_disk=false
+  // Size cap of the folder's entries; past it, the least recently used entries are removed
+  // after a write. 0: no cap. Default 4 GiB; CUTE_DSL_CACHE_MAX_BYTES sets it.
+  std::uint64_t max_bytes = kDefaultMaxBytes;
+  static constexpr std::uint64_t kDefaultMaxBytes = std::uint64_t{4} << 30;
 
   // CUTE_DSL_DISABLE_FILE_CACHE=1 turns the disk off; CUTE_DSL_CACHE_DIR names the folder;
   // else $XDG_CACHE_HOME/cute_dsl; else $HOME/.cache/cute_dsl; else memory only.
@@ -37,6 +41,7 @@ std::string_view to_string(CacheOutcome o);
 struct CacheCounters {
   std::uint64_t memory_hits = 0, disk_hits = 0, misses = 0;
   std::uint64_t disk_writes = 0, damaged_entries = 0;  // damaged: found on load, removed
+  std::uint64_t evicted_entries = 0;                   // removed by the size cap
 };
 
 // One entry of the disk cache, as `cute-dsl cache list` shows it.
@@ -87,7 +92,8 @@ class KernelCache {
   std::once_flag warned_;
   mutable std::shared_mutex mutex_;
   std::unordered_map<Hash128, std::shared_ptr<const CompiledKernel>, Hash128Hasher> memory_;
-  std::atomic<std::uint64_t> memory_hits_{0}, disk_hits_{0}, misses_{0}, disk_writes_{0}, damaged_{0};
+  void enforce_size_cap(const std::string& keep);
+  std::atomic<std::uint64_t> memory_hits_{0}, disk_hits_{0}, misses_{0}, disk_writes_{0}, damaged_{0}, evicted_{0};
 };
 
 // The process-wide cache that compile() uses by default, configured from the environment.

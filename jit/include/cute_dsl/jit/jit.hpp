@@ -6,6 +6,7 @@
 #include "cute_dsl/jit/compile.hpp"
 #include "cute_dsl/jit/compiled_kernel.hpp"
 #include "cute_dsl/jit/driver.hpp"
+#include "cute_dsl/jit/dump.hpp"
 #include "cute_dsl/jit/error.hpp"
 #include "cute_dsl/jit/expected.hpp"
 #include "cute_dsl/jit/hash.hpp"
