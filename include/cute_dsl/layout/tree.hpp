@@ -16,6 +16,7 @@
 #pragma once
 
 #include "cute_dsl/config.hpp"
+#include "cute_dsl/layout/rule_text.hpp"
 
 namespace cute_dsl::tree {
 
@@ -156,19 +157,19 @@ struct Result {
 CUTE_DSL_HOST_DEVICE constexpr const char* error_rule(Error e) {
   switch (e) {
     case Error::none: return "no error";
-    case Error::capacity: return "Capacity: the layout has too many modes for CUTE_DSL_TREE_CAPACITY";
-    case Error::stride_divisibility: return "Stride Divisibility Condition";
-    case Error::shape_divisibility: return "Shape Divisibility Condition";
-    case Error::complement_injective: return "Injectivity Condition (the layout must not overlap itself)";
-    case Error::complement_divisibility: return "Stride Divisibility Condition (sorted strides must nest exactly)";
-    case Error::left_inverse_divisibility: return "Left Inverse Divisibility Condition";
-    case Error::left_inverse_injective: return "Injectivity Condition (left_inverse needs an injective layout)";
-    case Error::rank_mismatch: return "Rank Condition";
-    case Error::congruence: return "Congruence Condition (shape and stride must nest alike)";
-    case Error::zero_shape: return "Positive Shape Condition";
-    case Error::negative_stride: return "Non-negative Stride Condition";
-    case Error::division_by_zero: return "Division by zero";
-    case Error::overflow: return "Integer overflow";
+    case Error::capacity: return CUTE_DSL_RULE_NAME_capacity;
+    case Error::stride_divisibility: return CUTE_DSL_RULE_NAME_stride_divisibility;
+    case Error::shape_divisibility: return CUTE_DSL_RULE_NAME_shape_divisibility;
+    case Error::complement_injective: return CUTE_DSL_RULE_NAME_complement_injective;
+    case Error::complement_divisibility: return CUTE_DSL_RULE_NAME_complement_divisibility;
+    case Error::left_inverse_divisibility: return CUTE_DSL_RULE_NAME_left_inverse_divisibility;
+    case Error::left_inverse_injective: return CUTE_DSL_RULE_NAME_left_inverse_injective;
+    case Error::rank_mismatch: return CUTE_DSL_RULE_NAME_rank_mismatch;
+    case Error::congruence: return CUTE_DSL_RULE_NAME_congruence;
+    case Error::zero_shape: return CUTE_DSL_RULE_NAME_zero_shape;
+    case Error::negative_stride: return CUTE_DSL_RULE_NAME_negative_stride;
+    case Error::division_by_zero: return CUTE_DSL_RULE_NAME_division_by_zero;
+    case Error::overflow: return CUTE_DSL_RULE_NAME_overflow;
   }
   return "unknown error";
 }
