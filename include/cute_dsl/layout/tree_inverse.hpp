@@ -32,6 +32,22 @@ CUTE_DSL_HOST_DEVICE constexpr void column_major_strides(const Modes& m, index_t
   }
 }
 
+// What both inverses start from: L coalesced, its modes in CuTe's visiting order (exchange sort
+// by stride), and each mode's column-major position in the coalesced L.
+struct SortedModes {
+  Modes c{};
+  int order[kCapacity] = {};
+  index_t position[kCapacity] = {};
+};
+
+CUTE_DSL_HOST_DEVICE constexpr SortedModes sorted_modes(const Tree& layout) {
+  SortedModes m{};
+  m.c = coalesce_modes(leaves(layout), false);
+  exchange_sort_by_stride(m.c, m.order);
+  column_major_strides(m.c, m.position);
+  return m;
+}
+
 // Above this many indices an overlapping layout's left inverse is refused rather than left
 // unchecked. The refusal is Error::left_inverse_injective with detail0 = the domain size and
 // detail1 = -kMaxEnumeratedInverse (negative: "could not check", unlike a found collision,
@@ -43,11 +59,10 @@ inline constexpr index_t kMaxEnumeratedInverse = index_t(1) << 22;
 CUTE_DSL_HOST_DEVICE constexpr Result<Tree> right_inverse(const Tree& layout) {
   Result<Tree> r{};
   if (!check_layout(layout, r, false)) return r;
-  const Modes c = detail::coalesce_modes(leaves(layout), false);
-  int order[kCapacity] = {};
-  exchange_sort_by_stride(c, order);
-  index_t position[kCapacity] = {};
-  detail::column_major_strides(c, position);
+  const detail::SortedModes sorted = detail::sorted_modes(layout);
+  const Modes& c = sorted.c;
+  const int* order = sorted.order;
+  const index_t* position = sorted.position;
   Modes out{};
   index_t next = 1;
   for (int k = 0; k < c.count; ++k) {
@@ -62,11 +77,10 @@ CUTE_DSL_HOST_DEVICE constexpr Result<Tree> right_inverse(const Tree& layout) {
 CUTE_DSL_HOST_DEVICE constexpr Result<Tree> left_inverse(const Tree& layout) {
   Result<Tree> r{};
   if (!check_layout(layout, r, false)) return r;
-  const Modes c = detail::coalesce_modes(leaves(layout), false);
-  int order[kCapacity] = {};
-  exchange_sort_by_stride(c, order);
-  index_t position[kCapacity] = {};
-  detail::column_major_strides(c, position);
+  const detail::SortedModes sorted = detail::sorted_modes(layout);
+  const Modes& c = sorted.c;
+  const int* order = sorted.order;
+  const index_t* position = sorted.position;
 
   Modes out{};
   index_t previous = 1;  // the stride of the mode visited last
