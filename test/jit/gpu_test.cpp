@@ -1,7 +1,8 @@
 // With a GPU (the device tool), checks what only a GPU can: the CUBIN the JIT produced loads and
 // computes the right answer, and the resources read from its ELF agree with the driver's own
 // figures. The Driver API calls here are test scaffolding (dlsym on the already-loaded driver);
-// the library's load and launch steps come later. Without a GPU every test skips, saying so.
+// the library's own load and launch path is tested in gpu_launch_test.cpp. Without a GPU every
+// test skips, saying so.
 #include "jit_test_support.hpp"
 
 #include <dlfcn.h>

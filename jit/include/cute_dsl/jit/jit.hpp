@@ -11,4 +11,6 @@
 #include "cute_dsl/jit/expected.hpp"
 #include "cute_dsl/jit/hash.hpp"
 #include "cute_dsl/jit/kernel_spec.hpp"
+#include "cute_dsl/jit/launch.hpp"
+#include "cute_dsl/jit/loaded_kernel.hpp"
 #include "cute_dsl/jit/options.hpp"
