@@ -70,11 +70,11 @@ inline std::string layout_table(const Layout& l) {
   const std::string indent(label + 2, ' ');
 
   std::string rule = indent;
-  for (std::size_t c = 0; c < cols; ++c) rule += "+" + std::string(width + 2, '-');
+  for (std::size_t c = 0; c < cols; ++c) rule.append(1, '+').append(width + 2, '-');
   rule += "+\n";
 
   std::string out = l.to_string() + "\n" + indent;
-  for (std::size_t c = 0; c < cols; ++c) out += "  " + detail::pad_left(std::to_string(c), width) + " ";
+  for (std::size_t c = 0; c < cols; ++c) out.append("  ").append(detail::pad_left(std::to_string(c), width)).append(" ");
   out += "\n";
   for (std::size_t r = 0; r < rows; ++r) {
     out += rule;
