@@ -27,3 +27,6 @@ show ./cute-dsl layout 'complement((2,2):(1,6),24)'
 show ./cute-dsl layout 'composition((4,2):(1,4),2:2)'
 show ./cute-dsl layout --table 'blocked_product((2,2):(1,2),(2,3):(3,1))'
 show ./examples/00_layout_basics
+# The kernels through the JIT: with a GPU, run, checked and timed; without one, compiled for sm_90a
+# and their resources shown (the tool lacks `demo` when the CUDA toolkit was not found).
+if ./cute-dsl --help | grep -q '^  demo '; then show ./cute-dsl demo; fi

@@ -3,6 +3,7 @@
 //   trivial.cu           no include at all: the floor of each compiler
 //   umbrella_include.cu  #include <cute_dsl/cute_dsl.hpp> and nothing else: the include cost
 //   umbrella_layouts.cu  the umbrella plus static layouts and algebra evaluated in a kernel
+//   gemm_sm90_bf16.cu    one instantiation of the Hopper GEMM (kernels/gemm_sm90.hpp): JIT cold compile
 //
 // NVRTC is timed in-process (create + compile, for sm_<arch>), after one warm-up compile that
 // absorbs the process's one-time NVRTC start-up. nvcc is timed as a subprocess (wall time),
@@ -34,6 +35,7 @@ constexpr Kernel kKernels[] = {
     {"trivial.cu", "trivial kernel, no includes (baseline)"},
     {"umbrella_include.cu", "umbrella header only"},
     {"umbrella_layouts.cu", "umbrella + static layouts and algebra"},
+    {"gemm_sm90_bf16.cu", "Hopper GEMM, one instantiation (bf16, 128x256, 4 stages, cluster 2)"},
 };
 
 std::string kernel_path(const char* file) { return std::string(CUTE_DSL_BENCH_KERNEL_DIR) + "/" + file; }
@@ -59,7 +61,10 @@ double median(std::vector<double> v) {
 // Wall time of one nvcc run; negative when nvcc fails (its messages go to stderr).
 double time_nvcc(const std::string& flags, const std::string& source, const std::string& arch) {
   const std::string out = "/tmp/cute_dsl_compile_time_" + std::to_string(getpid()) + ".o";
-  const std::string command = std::string(cute_dsl_test::kNvccPath) + " -std=c++20 -arch=sm_" + arch +
+  // One real architecture, as NVRTC compiles: CUDA 13's `-arch=sm_90a` also emits compute_90 PTX,
+  // a second device pass (which also rejects sm_90a-only instructions such as wgmma).
+  const std::string command = std::string(cute_dsl_test::kNvccPath) + " -std=c++20 -gencode arch=compute_" + arch +
+                              ",code=sm_" + arch +
                               " " + flags + " -I" + cute_dsl_test::kLibraryIncludeDir + " " + source +
                               " -o " + out;
   const auto start = std::chrono::steady_clock::now();

@@ -29,6 +29,11 @@ pseudo-code or signatures).
     block failing for an unrelated reason (a typo) does not pass.
   * Compiler diagnostics point at the Markdown file and line (`#line` directives).
 
+```cuda blocks: device code (kernels, PTX wrappers) that this machine may not be able to run. The
+  block is one whole translation unit after the same prelude, compiled by nvcc for sm_90a
+  (compile only: no main, nothing run); the check passes when it compiles. Kernels that must also
+  run belong in GPU tests (test/pipeline/, ...), which the doc should name.
+
 ```sh blocks (also ```bash, ```shell, ```console): only lines whose first word is `cute-dsl` (or a path ending in `/cute-dsl`),
 optionally after a `$ ` prompt, are checked; other lines (cmake, ...) are left alone.
   * `cute-dsl layout 'EXPR'   # -> RESULT` : the tool's output must be the one line RESULT.
@@ -46,7 +51,7 @@ USAGE
                                                   or DIR/NAME.json (sh); only changed files are
                                                   rewritten, then DIR/extract.stamp is touched
 NAME is `<doc stem>.cpp_<k>` or `<doc stem>.sh_<k>` (k counts from 1 in each doc); KIND is
-`run`, `compile_fail` or `sh`.
+`run`, `compile_fail`, `cuda` (NAME `<doc stem>.cuda_<k>`, written as DIR/NAME.cu) or `sh`.
 """
 import json
 import os
@@ -61,6 +66,7 @@ PRELUDE = (
 )
 
 CPP_LANGS = {"cpp", "c++"}
+CUDA_LANGS = {"cuda"}
 FENCE = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,}|~{3,})\s*(?P<info>[^`]*)$")
 PRINTS = re.compile(r"//\s*prints:(?: (?P<text>.*)|(?P<empty>\s*))$")
 ERROR = re.compile(r"//\s*error:\s*(?P<text>.*?)\s*$")
@@ -182,7 +188,7 @@ def checks_of(path):
     """Yields dicts: name, kind, line, and the payload to write."""
     stem = os.path.splitext(os.path.basename(path))[0]
     items = list(blocks_of(path))
-    n_cpp = n_sh = 0
+    n_cpp = n_sh = n_cuda = 0
     for index, (lang, attrs, first, body, _) in enumerate(items):
         if lang in CPP_LANGS:
             n_cpp += 1
@@ -201,6 +207,12 @@ def checks_of(path):
                 expected = expected_prints(body)
             yield {"name": name, "kind": kind, "line": first - 1,
                    "cpp": cpp_translation_unit(path, first, body), "expected": expected}
+        elif lang in CUDA_LANGS:
+            n_cuda += 1
+            if attrs:
+                raise DocError(f"{path}:{first - 1}: unknown attribute(s) {attrs} on a ```cuda block (none known)")
+            src = PRELUDE + f"#line {first} {c_string(os.path.abspath(path))}\n" + "".join(l + "\n" for l in body)
+            yield {"name": f"{stem}.cuda_{n_cuda:02d}", "kind": "cuda", "line": first - 1, "cu": src}
         elif lang in ("sh", "bash", "shell", "console"):
             following = None
             if index + 1 < len(items) and items[index + 1][0] == "text" and items[index + 1][4]:
@@ -237,7 +249,9 @@ def main(argv):
         for doc in argv[2:]:
             for c in checks_of(doc):
                 base = os.path.join(out_dir, c["name"])
-                if c["kind"] == "sh":
+                if c["kind"] == "cuda":
+                    write_if_changed(base + ".cu", c["cu"])
+                elif c["kind"] == "sh":
                     write_if_changed(base + ".json", json.dumps(
                         {"doc": c["doc"], "cases": c["cases"]}, indent=1) + "\n")
                 else:

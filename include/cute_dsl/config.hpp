@@ -44,3 +44,12 @@
 #ifndef CUTE_DSL_HOST_TYPED_LAYOUT_CHECKS
 #  define CUTE_DSL_HOST_TYPED_LAYOUT_CHECKS 0
 #endif
+
+// Unroll the next loop fully when its trip count is a compile-time constant. Device code needs it:
+// a register array indexed by a loop variable stays in registers only once every index is a
+// constant. Host compilers unroll on their own (and g++ -Wall warns on the unknown pragma).
+#if defined(__CUDA_ARCH__) || defined(__CUDACC_RTC__)
+#  define CUTE_DSL_UNROLL _Pragma("unroll")
+#else
+#  define CUTE_DSL_UNROLL
+#endif

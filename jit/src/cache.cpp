@@ -6,6 +6,10 @@
 // by the checksums on load. See docs/design/jit.md for the options rejected.
 #include "cute_dsl/jit/cache.hpp"
 
+#include "cute_dsl/jit/log.hpp"
+
+#include "request_fingerprint.hpp"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -26,11 +30,6 @@ namespace cute_dsl::jit {
 namespace fs = std::filesystem;
 
 namespace {
-
-bool log_info() {
-  const char* v = std::getenv("CUTE_DSL_LOG_LEVEL");
-  return v && (std::string_view(v) == "info" || std::string_view(v) == "debug");
-}
 
 std::optional<std::string> read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -91,7 +90,7 @@ CacheConfig CacheConfig::from_environment() {
     char* end = nullptr;
     const unsigned long long n = std::strtoull(v, &end, 10);
     if (end && *end == '\0') c.max_bytes = n;
-    else std::fprintf(stderr, "cute_dsl jit: warning: CUTE_DSL_CACHE_MAX_BYTES='%s' is not a byte count; ignored\n", v);
+    else log(LogLevel::warn, std::string("CUTE_DSL_CACHE_MAX_BYTES='") + v + "' is not a byte count; ignored");
   }
   if (const char* v = std::getenv("CUTE_DSL_CACHE_DIR"); v && *v) c.dir = v;
   else if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) c.dir = std::string(x) + "/cute_dsl";
@@ -118,21 +117,26 @@ KernelCache::KernelCache(CacheConfig config) : config_(std::move(config)) {
 void KernelCache::disable_disk(const std::string& why) {
   disk_usable_ = false;
   std::call_once(warned_, [&] {
-    std::fprintf(stderr, "cute_dsl jit: warning: %s; compiled kernels are cached in memory only "
-                         "(set CUTE_DSL_CACHE_DIR, or CUTE_DSL_DISABLE_FILE_CACHE=1 to silence this)\n",
-                 why.c_str());
+    log(LogLevel::warn, why + "; compiled kernels are cached in memory only "
+                             "(set CUTE_DSL_CACHE_DIR, or CUTE_DSL_DISABLE_FILE_CACHE=1 to silence this)");
   });
 }
 
-std::shared_ptr<const CompiledKernel> KernelCache::find_in_memory(const Hash128& request) const {
+std::shared_ptr<const CompiledKernel> KernelCache::find_in_memory(const Hash128& request, const KernelSpec& spec,
+                                                                  const Hash128* bulk_hash) const {
   std::shared_lock lock(mutex_);
   const auto it = memory_.find(request);
-  return it == memory_.end() ? nullptr : it->second;
+  if (it == memory_.end()) return nullptr;
+  const bool same = bulk_hash ? *bulk_hash == it->second.bulk_hash : detail::same_bulk_text(it->second.bulk, spec);
+  return same ? it->second.kernel : nullptr;
 }
 
-void KernelCache::insert_in_memory(const Hash128& request, std::shared_ptr<const CompiledKernel> k) {
+void KernelCache::insert_in_memory(const Hash128& request, const KernelSpec& spec, std::shared_ptr<const CompiledKernel> k) {
+  MemoryEntry e{std::move(k), {}, detail::bulk_hash(spec)};
+  e.bulk.source = spec.source;
+  for (const auto& h : spec.headers) e.bulk.headers.push_back(InMemoryHeader{{}, h.contents, {}});
   std::unique_lock lock(mutex_);
-  memory_.emplace(request, std::move(k));
+  memory_.insert_or_assign(request, std::move(e));  // a changed header replaces the stale entry
 }
 
 void KernelCache::clear_memory() {
@@ -154,8 +158,7 @@ std::shared_ptr<const CompiledKernel> KernelCache::load_from_disk(const Hash128&
     ++damaged_;
     std::error_code ec;
     fs::remove(path, ec);
-    if (log_info())
-      std::fprintf(stderr, "cute_dsl jit: info: removed damaged cache entry %s; compiling again\n", path.c_str());
+    log(LogLevel::info, "removed damaged cache entry " + path + "; compiling again");
     return nullptr;
   }
   // Least recently *used*: a hit refreshes the entry's time (best effort; a read-only folder

@@ -2,9 +2,12 @@
 #include "cute_dsl/jit/compile.hpp"
 
 #include "cute_dsl/jit/dump.hpp"
+#include "cute_dsl/jit/log.hpp"
 
 #include "build_config.hpp"
 #include "embedded_headers.hpp"
+#include "link.hpp"
+#include "request_fingerprint.hpp"
 
 #include <nvrtc.h>
 
@@ -64,23 +67,8 @@ Expected<std::string, JitError> arch_for(const CompileOptions& o) {
 }
 
 Hash128 request_fingerprint(const KernelSpec& spec, const CompileOptions& o) {
-  Hasher h;
-  spec.hash_into(h);
-  o.hash_into(h);
-  if (o.arch.empty() || o.arch == "auto") {
-    const auto& a = auto_arch();
-    if (a) h.add(std::string_view(*a));
-  }
-  return h.finish();
-}
-
-// CUTE_DSL_DUMP_DIR: artifacts of every compile that reaches past the memory level. A failure to
-// write is reported and does not fail the compile.
-void dump_if_asked(const KernelSpec& spec, const CompiledKernel& k, const CompileReport& report) {
-  const char* dir = std::getenv("CUTE_DSL_DUMP_DIR");
-  if (!dir || !*dir) return;
-  if (auto written = dump_artifacts(spec, k, report, dir); !written)
-    std::fprintf(stderr, "cute_dsl jit: warning: %s", written.error().describe().c_str());
+  const auto& a = auto_arch();
+  return detail::request_fingerprint(spec, o, a ? std::string_view(*a) : std::string_view());
 }
 
 JitError nvrtc_error(const char* call, nvrtcResult r) {
@@ -188,36 +176,43 @@ Expected<KernelPtr, JitError> compile(const KernelSpec& spec, const CompileOptio
 
 namespace {
 Expected<KernelPtr, JitError> compile_with(const KernelSpec& spec, const CompileOptions& options,
-                                           const Hash128& request, KernelCache& cache, CompileReport* report);
+                                           const Hash128& request, const Hash128* bulk_hash, KernelCache& cache,
+                                           CompileReport* report);
 }  // namespace
 
 Expected<KernelPtr, JitError> compile(const KernelSpec& spec, const CompileOptions& options, KernelCache& cache,
                                       CompileReport* report) {
   // The memory level is keyed by a hash of the request, computed in place (no strings).
-  return compile_with(spec, options, request_fingerprint(spec, options), cache, report);
+  return compile_with(spec, options, request_fingerprint(spec, options), nullptr, cache, report);
 }
 
 PreparedSpec prepare(KernelSpec spec, CompileOptions options) {
   const Hash128 fingerprint = request_fingerprint(spec, options);
-  return PreparedSpec{std::move(spec), std::move(options), fingerprint};
+  const Hash128 bulk = detail::bulk_hash(spec);
+  return PreparedSpec{std::move(spec), std::move(options), fingerprint, bulk};
 }
 
 Expected<KernelPtr, JitError> compile(const PreparedSpec& prepared, KernelCache& cache, CompileReport* report) {
-  return compile_with(prepared.spec, prepared.options, prepared.fingerprint, cache, report);
+  return compile_with(prepared.spec, prepared.options, prepared.fingerprint, &prepared.bulk_hash, cache, report);
 }
 
 namespace {
 Expected<KernelPtr, JitError> compile_with(const KernelSpec& spec, const CompileOptions& options,
-                                           const Hash128& request, KernelCache& cache, CompileReport* report) {
+                                           const Hash128& request, const Hash128* bulk_hash, KernelCache& cache,
+                                           CompileReport* report) {
   CompileReport local;
   CompileReport& rep = report ? *report : local;
   rep = CompileReport{};
 
   // 1. Memory: the hot path. Allocates nothing and reads no clock (a clock read can cost more
   // than the lookup on a virtual machine).
-  if (KernelPtr hit = cache.find_in_memory(request)) {
+  if (KernelPtr hit = cache.find_in_memory(request, spec, bulk_hash)) {
     cache.count(CacheOutcome::memory_hit);
     rep.outcome = CacheOutcome::memory_hit;
+    // Dumps asked for through the API are written on memory hits too; CUTE_DSL_DUMP_DIR's were
+    // written when the kernel entered memory (reading the environment here would cost more than
+    // the lookup).
+    if (!options.dump.dir.empty()) detail::dump_after_compile(spec, options, *hit, rep);
     return hit;
   }
   const auto start = Clock::now();
@@ -243,19 +238,24 @@ Expected<KernelPtr, JitError> compile_with(const KernelSpec& spec, const Compile
   key_hasher.add(static_cast<std::uint64_t>(spec.headers.size()));
   for (const auto& h : spec.headers) key_hasher.add(h.name).add(h.contents);
   for (const auto& a : *args) key_hasher.add(a);
+  if (detail::uses_linker(options)) detail::add_link_key(key_hasher, options, *arch);
   const Hash128 key = key_hasher.finish();
+  rep.source_seconds = seconds_since(start);
 
   // 4. Disk.
-  if (KernelPtr hit = cache.load_from_disk(key)) {
-    cache.insert_in_memory(request, hit);
+  const auto lookup_start = Clock::now();
+  KernelPtr disk_hit = cache.load_from_disk(key);
+  rep.cache_lookup_seconds = seconds_since(lookup_start);
+  if (disk_hit) {
+    cache.insert_in_memory(request, spec, disk_hit);
     cache.count(CacheOutcome::disk_hit);
     rep.outcome = CacheOutcome::disk_hit;
     rep.total_seconds = seconds_since(start);
-    dump_if_asked(spec, *hit, rep);
-    return hit;
+    detail::report_compile(spec, options, *disk_hit, rep);
+    return disk_hit;
   }
   if (env_flag("CUTE_DSL_PRINT_SOURCE"))
-    std::fprintf(stderr, "cute_dsl jit: source of %s:\n%s", name_expression.c_str(), source.c_str());
+    log_requested(LogLevel::info, "source of " + name_expression + ":\n" + source);
 
   // 5. NVRTC.
   const auto nvrtc_start = Clock::now();
@@ -317,7 +317,19 @@ Expected<KernelPtr, JitError> compile_with(const KernelSpec& spec, const Compile
   kernel->lowered_name = lowered;
 
   std::size_t size = 0;
-  if (options.output == OutputKind::cubin) {
+  if (detail::uses_linker(options)) {  // LTO-IR or a relocatable CUBIN, then nvJitLink (link.cpp)
+    const bool ltoir = options.lto;
+    if (nvrtcResult r = ltoir ? nvrtcGetLTOIRSize(program, &size) : nvrtcGetCUBINSize(program, &size); r != NVRTC_SUCCESS)
+      return unexpected(nvrtc_error(ltoir ? "nvrtcGetLTOIRSize" : "nvrtcGetCUBINSize", r));
+    std::string code(size, '\0');
+    if (nvrtcResult r = ltoir ? nvrtcGetLTOIR(program, code.data()) : nvrtcGetCUBIN(program, code.data()); r != NVRTC_SUCCESS)
+      return unexpected(nvrtc_error(ltoir ? "nvrtcGetLTOIR" : "nvrtcGetCUBIN", r));
+    const auto link_start = Clock::now();
+    auto linked = detail::link_cubin(code, options, *arch, name_expression, kernel->log);
+    rep.link_seconds = seconds_since(link_start);
+    if (!linked) return unexpected(linked.error());
+    kernel->binary = std::move(linked).value();
+  } else if (options.output == OutputKind::cubin) {
     if (nvrtcResult r = nvrtcGetCUBINSize(program, &size); r != NVRTC_SUCCESS)
       return unexpected(nvrtc_error("nvrtcGetCUBINSize", r));
     kernel->binary.resize(size);
@@ -331,18 +343,17 @@ Expected<KernelPtr, JitError> compile_with(const KernelSpec& spec, const Compile
       return unexpected(nvrtc_error("nvrtcGetPTX", r));
     if (!kernel->binary.empty() && kernel->binary.back() == '\0') kernel->binary.pop_back();
   }
-  rep.nvrtc_seconds = seconds_since(nvrtc_start);
+  rep.nvrtc_seconds = seconds_since(nvrtc_start) - rep.link_seconds;
 
   // 6. Store: disk first (best effort), then memory.
+  const auto store_start = Clock::now();
   cache.store_on_disk(*kernel);
-  cache.insert_in_memory(request, kernel);
+  rep.disk_write_seconds = seconds_since(store_start);
+  cache.insert_in_memory(request, spec, kernel);
   cache.count(CacheOutcome::miss);
   rep.outcome = CacheOutcome::miss;
   rep.total_seconds = seconds_since(start);
-  dump_if_asked(spec, *kernel, rep);
-  if (env_flag("CUTE_DSL_JIT_TIME_PROFILING"))
-    std::fprintf(stderr, "cute_dsl jit: compiled %s for %s: nvrtc %.3f s, total %.3f s\n", name_expression.c_str(),
-                 kernel->arch.c_str(), rep.nvrtc_seconds, rep.total_seconds);
+  detail::report_compile(spec, options, *kernel, rep);
   return KernelPtr(std::move(kernel));
 }
 }  // namespace

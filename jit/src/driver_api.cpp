@@ -50,7 +50,16 @@ ApiState& api_state() {
                     resolve(h, "cuModuleGetFunction", a.module_get_function) &&
                     resolve(h, "cuFuncGetAttribute", a.func_get_attribute) &&
                     resolve(h, "cuFuncSetAttribute", a.func_set_attribute) &&
-                    resolve(h, "cuLaunchKernelEx", a.launch_kernel_ex);
+                    resolve(h, "cuLaunchKernelEx", a.launch_kernel_ex) && resolve(h, "cuCtxGetDevice", a.ctx_get_device);
+    // Optional entry points: a missing one disables its feature only (see loaded_kernel.cpp).
+    if (ok) {
+      const bool library = resolve(h, "cuLibraryLoadData", a.library_load_data) &&
+                           resolve(h, "cuLibraryUnload", a.library_unload) &&
+                           resolve(h, "cuLibraryGetKernel", a.library_get_kernel) &&
+                           resolve(h, "cuKernelGetFunction", a.kernel_get_function);
+      if (!library) a.library_load_data = nullptr;
+      resolve(h, "cuFuncGetParamInfo", a.func_get_param_info);
+    }
     if (!ok) {
       s.result = unexpected(JitError{JitErrorKind::no_driver,
                                      "the CUDA driver lacks an entry point loading needs (cuLaunchKernelEx, ...)",

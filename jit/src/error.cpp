@@ -9,6 +9,7 @@ std::string_view to_string(JitErrorKind kind) {
     case JitErrorKind::missing_headers: return "missing headers";
     case JitErrorKind::compile: return "compile error";
     case JitErrorKind::nvrtc: return "NVRTC error";
+    case JitErrorKind::link: return "link error";
     case JitErrorKind::no_driver: return "no CUDA driver";
     case JitErrorKind::no_device: return "no CUDA device";
     case JitErrorKind::driver: return "CUDA driver error";

@@ -119,6 +119,14 @@ TemplateArg TemplateArg::raw(std::string cpp) {
   return a;
 }
 
+TemplateArg TemplateArg::restore(std::string cpp, std::string_view required_header) {
+  TemplateArg a;
+  a.cpp_ = std::move(cpp);
+  for (const TypeRow& r : kTypes)
+    if (!required_header.empty() && r.header == required_header) a.header_ = r.header;  // static storage
+  return a;
+}
+
 Expected<std::vector<TemplateArg>, JitError> parse_template_args(std::string_view text) {
   std::vector<TemplateArg> args;
   // Split at top-level commas: layouts contain commas inside parentheses.

@@ -2,6 +2,8 @@
 
 #include "cute_dsl/jit/driver.hpp"
 
+#include "link.hpp"
+
 #include <nvrtc.h>
 
 #include <algorithm>
@@ -53,7 +55,9 @@ void CompileOptions::hash_into(Hasher& h) const {
   for (const auto& d : defines) h.add(d);
   h.add(static_cast<std::uint64_t>(extra_options.size()));
   for (const auto& o : extra_options) h.add(o);
-  h.add(static_cast<int>(output));
+  h.add(static_cast<int>(output)).add(lto);
+  h.add(static_cast<std::uint64_t>(device_libraries.size()));
+  for (const auto& lib : device_libraries) h.add(lib.content_hash());
 }
 
 Expected<std::string, JitError> resolve_arch(const std::string& requested) {
@@ -92,11 +96,18 @@ Expected<std::vector<std::string>, JitError> nvrtc_options(const CompileOptions&
     return unexpected(option_error("opt_level " + std::to_string(o.opt_level) + " is outside 0..3"));
   if (o.max_registers < 0 || o.max_registers > 255)
     return unexpected(option_error("max_registers " + std::to_string(o.max_registers) + " is outside 0..255"));
+  if (o.output == OutputKind::ptx && !o.device_libraries.empty())
+    return unexpected(option_error("device libraries need CUBIN output (nvJitLink links CUBINs)",
+                                   "compile to CUBIN, or link the PTX with the libraries yourself"));
   std::vector<std::string> args;
   args.push_back("-std=c++20");
   // PTX output names the virtual arch; CUBIN output the real one (SASS for exactly this arch).
   args.push_back(o.output == OutputKind::ptx ? "-arch=compute_" + arch.substr(3) : "-arch=" + arch);
-  args.push_back("-Xptxas=-O" + std::to_string(o.opt_level));
+  // Through nvJitLink (link.cpp): NVRTC stops at LTO-IR, or at a relocatable CUBIN that can call
+  // into the libraries; ptxas runs in nvJitLink with its own copy of the code-generation options.
+  const bool linked = detail::uses_linker(o);
+  if (linked) args.push_back(o.lto ? "-dlto" : "-rdc=true");
+  if (!(linked && o.lto)) args.push_back("-Xptxas=-O" + std::to_string(o.opt_level));
   if (o.opt_level == 0) args.push_back("-dopt=off");
   if (o.line_info) args.push_back("-lineinfo");
   if (!o.device_asserts) args.push_back("-DNDEBUG");

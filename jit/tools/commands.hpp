@@ -19,5 +19,6 @@ struct Command {
 int layout_command(std::span<char* const> args);
 int jit_command(std::span<char* const> args);    // jit_command.cpp (built with CuteDSL::jit)
 int cache_command(std::span<char* const> args);  // cache_command.cpp (built with CuteDSL::jit)
+int demo_command(std::span<char* const> args);   // demo_command.cpp (CuteDSL::jit + the CUDA runtime)
 
 }  // namespace cute_dsl::tools

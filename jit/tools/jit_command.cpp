@@ -5,6 +5,7 @@
 #include "cute_dsl/jit/dump.hpp"
 #include "cute_dsl/jit/jit.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
@@ -33,6 +34,132 @@ void usage(std::FILE* out) {
                "  --dump DIR        write the generated source, the binary and a JSON report to DIR\n");
 }
 
+// The value after args[i], advancing i; exits with status 2 when there is none.
+const char* next_value(std::span<char* const> args, std::size_t& i) {
+  if (i + 1 >= args.size()) {
+    std::fprintf(stderr, "ERROR: %s needs a value\n", args[i]);
+    std::exit(2);
+  }
+  return args[++i];
+}
+
+// The code-generation flags of `compile` and `warmup`; false when args[i] is not one of them.
+bool parse_code_option(const std::string& a, std::span<char* const> args, std::size_t& i, jit::CompileOptions& o) {
+  if (a == "--arch") o.arch = next_value(args, i);
+  else if (a == "--ptx") o.output = jit::OutputKind::ptx;
+  else if (a == "-O") o.opt_level = std::atoi(next_value(args, i));
+  else if (a == "--define") o.defines.push_back(next_value(args, i));
+  else if (a == "--line-info") o.line_info = true;
+  else if (a == "--fast-math") o.fast_math = true;
+  else if (a == "--device-asserts") o.device_asserts = true;
+  else if (a == "--max-registers") o.max_registers = std::atoi(next_value(args, i));
+  else return false;
+  return true;
+}
+
+void warmup_usage(std::FILE* out) {
+  std::fprintf(out,
+               "usage: cute-dsl jit warmup --list FILE [--arch ARCH] [--workers N] [--threads] [options]\n"
+               "\n"
+               "Compiles every kernel of FILE into the disk cache, several processes at once. FILE has one\n"
+               "kernel per line, three fields separated by '|':\n"
+               "    HEADER | KERNEL | TEMPLATE ARGUMENTS\n"
+               "e.g. 'kernels/elementwise.cuh | my_ns::scale | f32, (4,8):(8,1), 128'. HEADER is read from\n"
+               "disk (relative to FILE's folder); the arguments use --targs' syntax; '#' starts a comment.\n"
+               "\n"
+               "  --workers N       worker processes (default: the number of CPUs)\n"
+               "  --threads         threads of this process instead of worker processes\n"
+               "  --include FILE    another header the kernels include by file name (repeatable)\n"
+               "  --arch, -O, --define, --ptx, --line-info, --fast-math, --device-asserts,\n"
+               "  --max-registers: as for `jit compile`\n"
+               "Exit status: 0 when every kernel compiled, 1 when one failed (each failure is printed).\n");
+}
+
+std::string trimmed(std::string s) {
+  const auto b = s.find_first_not_of(" \t\r");
+  const auto e = s.find_last_not_of(" \t\r");
+  return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+}
+
+int warmup_main(std::span<char* const> args) {
+  jit::CompileOptions options;
+  jit::WarmupOptions warmup;
+  std::string list_path;
+  std::vector<std::string> includes;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string a = args[i];
+    auto value = [&] { return next_value(args, i); };
+    if (a == "--help" || a == "-h") { warmup_usage(stdout); return 0; }
+    else if (a == "--list") list_path = value();
+    else if (a == "--workers") warmup.workers = std::atoi(value());
+    else if (a == "--threads") warmup.use_processes = false;
+    else if (a == "--include") includes.push_back(value());
+    else if (!parse_code_option(a, args, i, options)) {
+      std::fprintf(stderr, "ERROR: unknown argument '%s'\n\n", a.c_str());
+      warmup_usage(stderr);
+      return 2;
+    }
+  }
+  if (list_path.empty()) {
+    warmup_usage(stderr);
+    return 2;
+  }
+  auto fail = [](const jit::JitError& e) {
+    std::fprintf(stderr, "ERROR: %s", e.describe().c_str());
+    return 1;
+  };
+  const std::string list = [&] {
+    auto f = jit::load_header_file(list_path);  // any text file
+    return f ? f->contents : std::string();
+  }();
+  const auto slash = list_path.find_last_of('/');
+  const std::string base = slash == std::string::npos ? std::string() : list_path.substr(0, slash + 1);
+  std::vector<jit::InMemoryHeader> extra;
+  for (const auto& path : includes) {
+    auto h = jit::load_header_file(path);
+    if (!h) return fail(h.error());
+    extra.push_back(std::move(*h));
+  }
+  std::vector<jit::KernelSpec> specs;
+  std::size_t line_number = 0;
+  for (std::size_t at = 0; at < list.size();) {
+    const auto end = std::min(list.find('\n', at), list.size());
+    std::string line = list.substr(at, end - at);
+    at = end + 1;
+    ++line_number;
+    if (const auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
+    if (trimmed(line).empty()) continue;
+    const auto bar1 = line.find('|'), bar2 = line.find('|', bar1 == std::string::npos ? bar1 : bar1 + 1);
+    if (bar1 == std::string::npos || bar2 == std::string::npos) {
+      std::fprintf(stderr, "ERROR: %s:%zu: expected 'HEADER | KERNEL | TEMPLATE ARGUMENTS'\n", list_path.c_str(), line_number);
+      return 2;
+    }
+    std::string header = trimmed(line.substr(0, bar1));
+    if (!header.empty() && header[0] != '/') header = base + header;
+    auto h = jit::load_header_file(header);
+    if (!h) return fail(h.error());
+    auto targs = jit::parse_template_args(trimmed(line.substr(bar2 + 1)));
+    if (!targs) return fail(targs.error());
+    jit::KernelSpec spec;
+    spec.header = h->name;
+    spec.headers = extra;
+    spec.headers.push_back(std::move(*h));
+    spec.kernel = trimmed(line.substr(bar1 + 1, bar2 - bar1 - 1));
+    spec.template_args = std::move(*targs);
+    specs.push_back(std::move(spec));
+  }
+  jit::set_log_level(std::max(jit::log_level(), jit::LogLevel::info));  // the progress and how it ran
+  const auto results = jit::warmup(specs, options, warmup);
+  int failed = 0;
+  for (std::size_t i = 0; i < results.size(); ++i)
+    if (!results[i].kernel) {
+      ++failed;
+      std::fprintf(stderr, "ERROR: %s:\n%s", specs[i].name_expression().c_str(), results[i].kernel.error().describe().c_str());
+    }
+  std::printf("warmed up:  %zu of %zu kernels\n", results.size() - failed, results.size());
+  return failed ? 1 : 0;
+}
+
 int compile_main(std::span<char* const> args) {
   jit::KernelSpec spec;
   jit::CompileOptions options;
@@ -40,29 +167,15 @@ int compile_main(std::span<char* const> args) {
   std::vector<std::string> includes;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string a = args[i];
-    auto value = [&]() -> const char* {
-      if (i + 1 >= args.size()) {
-        std::fprintf(stderr, "ERROR: %s needs a value\n", a.c_str());
-        std::exit(2);
-      }
-      return args[++i];
-    };
+    auto value = [&] { return next_value(args, i); };
     if (a == "--help" || a == "-h") { usage(stdout); return 0; }
     else if (a == "--header") header_path = value();
     else if (a == "--source") source_path = value();
     else if (a == "--include") includes.push_back(value());
     else if (a == "--kernel") spec.kernel = value();
     else if (a == "--targs") targs = value();
-    else if (a == "--arch") options.arch = value();
-    else if (a == "--ptx") options.output = jit::OutputKind::ptx;
-    else if (a == "-O") options.opt_level = std::atoi(value());
-    else if (a == "--define") options.defines.push_back(value());
-    else if (a == "--line-info") options.line_info = true;
-    else if (a == "--fast-math") options.fast_math = true;
-    else if (a == "--device-asserts") options.device_asserts = true;
-    else if (a == "--max-registers") options.max_registers = std::atoi(value());
     else if (a == "--dump") dump_dir = value();
-    else {
+    else if (!parse_code_option(a, args, i, options)) {
       std::fprintf(stderr, "ERROR: unknown argument '%s'\n\n", a.c_str());
       usage(stderr);
       return 2;
@@ -123,9 +236,10 @@ int compile_main(std::span<char* const> args) {
   if (!k.log.empty()) std::printf("nvrtc log:\n%s\n", k.log.c_str());
 
   if (!dump_dir.empty()) {
-    auto base = jit::dump_artifacts(spec, k, report, dump_dir);
+    auto base = jit::dump_artifacts(spec, options, k, report, jit::DumpOptions{dump_dir, jit::keep_all});
     if (!base) return fail(base.error());
-    std::printf("dumped:     %s.{cu,%s,json}\n", base->c_str(), k.output == jit::OutputKind::cubin ? "cubin" : "ptx");
+    std::printf("dumped:     %s.* (see its .json; SASS %s)\n", base->c_str(),
+                jit::sass_tool().empty() ? "skipped: no cuobjdump or nvdisasm found" : "included");
   }
   return 0;
 }
@@ -138,7 +252,8 @@ int jit_command(std::span<char* const> args) {
     return args.empty() ? 2 : 0;
   }
   if (std::string_view(args[0]) == "compile") return compile_main(args.subspan(1));
-  std::fprintf(stderr, "ERROR: unknown jit subcommand '%s' (only `compile` exists)\n", args[0]);
+  if (std::string_view(args[0]) == "warmup") return warmup_main(args.subspan(1));
+  std::fprintf(stderr, "ERROR: unknown jit subcommand '%s' (`compile` or `warmup`)\n", args[0]);
   return 2;
 }
 

@@ -19,6 +19,10 @@ constexpr Command kCommands[] = {
      cute_dsl::tools::jit_command},
     {"cache", "inspect or clear the JIT's disk cache: stats | list | clear", cute_dsl::tools::cache_command},
 #endif
+#if CUTE_DSL_TOOL_HAS_DEMO
+    {"demo", "JIT-compile the library's kernels; with a GPU, run, check and time them against a reference",
+     cute_dsl::tools::demo_command},
+#endif
 };
 
 void print_usage(std::FILE* out) {

@@ -1,14 +1,16 @@
 // The two-level kernel cache: in memory (per process) and on disk (shared by processes).
 //
-// Memory level: keyed by the request fingerprint (spec + options + arch, hashed in place), so a
-// hit builds no strings and allocates nothing; guarded by a shared mutex (readers never block
-// each other). Disk level: keyed by the content key, one self-describing file per entry,
+// Memory level: keyed by the request fingerprint (the spec's and options' fields hashed in place,
+// src/request_fingerprint.hpp), so a hit builds no strings and allocates nothing; the bulk text
+// the fingerprint leaves out (source, header contents) is compared on a hit. Guarded by a shared
+// mutex (readers never block each other). Disk level: keyed by the content key, one self-describing file per entry,
 // written to a unique temporary file, fsynced and renamed into place, so a reader sees either
 // nothing or a whole entry. Layout of a file and the concurrency argument: docs/design/jit.md.
 #pragma once
 
 #include "cute_dsl/jit/compiled_kernel.hpp"
 #include "cute_dsl/jit/hash.hpp"
+#include "cute_dsl/jit/kernel_spec.hpp"
 
 #include <atomic>
 #include <cstdint>
@@ -71,8 +73,11 @@ class KernelCache {
   const CacheConfig& config() const { return config_; }
   bool disk_enabled() const { return disk_usable_.load(std::memory_order_relaxed); }
 
-  std::shared_ptr<const CompiledKernel> find_in_memory(const Hash128& request) const;
-  void insert_in_memory(const Hash128& request, std::shared_ptr<const CompiledKernel> k);
+  // `request` is detail::request_fingerprint(spec, ...); `spec` supplies the bulk text to compare,
+  // or `bulk_hash` (PreparedSpec's) stands for it when given.
+  std::shared_ptr<const CompiledKernel> find_in_memory(const Hash128& request, const KernelSpec& spec,
+                                                       const Hash128* bulk_hash = nullptr) const;
+  void insert_in_memory(const Hash128& request, const KernelSpec& spec, std::shared_ptr<const CompiledKernel> k);
 
   // Loads the entry for `key`; a damaged entry is removed and reported as absent.
   std::shared_ptr<const CompiledKernel> load_from_disk(const Hash128& key);
@@ -91,7 +96,12 @@ class KernelCache {
   std::atomic<bool> disk_usable_{false};
   std::once_flag warned_;
   mutable std::shared_mutex mutex_;
-  std::unordered_map<Hash128, std::shared_ptr<const CompiledKernel>, Hash128Hasher> memory_;
+  struct MemoryEntry {
+    std::shared_ptr<const CompiledKernel> kernel;
+    KernelSpec bulk;  // only `source` and the headers' contents are kept: what a hit compares
+    Hash128 bulk_hash;  // of the same, for prepared lookups
+  };
+  std::unordered_map<Hash128, MemoryEntry, Hash128Hasher> memory_;
   void enforce_size_cap(const std::string& keep);
   std::atomic<std::uint64_t> memory_hits_{0}, disk_hits_{0}, misses_{0}, disk_writes_{0}, damaged_{0}, evicted_{0};
 };

@@ -11,6 +11,7 @@
 #include "cute_dsl/jit/error.hpp"
 #include "cute_dsl/jit/expected.hpp"
 #include "cute_dsl/jit/kernel_spec.hpp"
+#include "cute_dsl/jit/log.hpp"
 #include "cute_dsl/jit/options.hpp"
 
 #include <memory>
@@ -20,8 +21,13 @@ namespace cute_dsl::jit {
 
 struct CompileReport {
   CacheOutcome outcome = CacheOutcome::miss;
-  double nvrtc_seconds = 0;  // 0 unless compiled
+  double nvrtc_seconds = 0;  // 0 unless compiled (NVRTC alone, without the link)
   double total_seconds = 0;  // 0 for memory hits, which read no clock
+  // The stages past the memory level, 0 for those that did not run:
+  double source_seconds = 0;        // validating, generating the source, the content key
+  double cache_lookup_seconds = 0;  // the disk lookup (read and verify)
+  double link_seconds = 0;          // nvJitLink (LTO, device libraries)
+  double disk_write_seconds = 0;    // storing the new entry
 };
 
 using KernelPtr = std::shared_ptr<const CompiledKernel>;
@@ -32,11 +38,13 @@ Expected<KernelPtr, JitError> compile(const KernelSpec& spec, const CompileOptio
                                       KernelCache& cache, CompileReport* report = nullptr);
 
 // A spec and options whose memory-cache fingerprint is computed once: the hot-loop form. A lookup
-// through it hashes nothing (the plain compile() hashes the whole spec, headers included).
+// through it hashes nothing and compares 16 bytes for the bulk text (the plain compile() hashes
+// the spec's short fields and compares the source and header contents byte for byte).
 struct PreparedSpec {
   KernelSpec spec;
   CompileOptions options;
   Hash128 fingerprint;
+  Hash128 bulk_hash;  // of the source and the headers' contents
 };
 PreparedSpec prepare(KernelSpec spec, CompileOptions options);
 Expected<KernelPtr, JitError> compile(const PreparedSpec& prepared, KernelCache& cache, CompileReport* report = nullptr);

@@ -1,9 +1,12 @@
-// Artifacts of one compile, written for people: the generated source, the CUBIN or PTX, and a
-// JSON report (names, options' outcome, arch, times, resources, cache outcome).
+// Artifacts of one compile, written for people: the generated source, PTX, CUBIN, SASS and a JSON
+// report (names, options, arch, per-stage times, resources, cache outcome).
 //
-// compile() writes them for every miss and hit when CUTE_DSL_DUMP_DIR is set; the tool's --dump
-// does the same for one kernel. Dumping never bypasses the cache. SASS needs cuobjdump or
-// nvdisasm, which are not used yet (see docs/design/jit.md).
+// compile() writes them on every miss and disk hit when CompileOptions::dump.dir or
+// CUTE_DSL_DUMP_DIR is set (CUTE_DSL_KEEP picks the artifacts), and on memory hits when the
+// options ask. Dumping never bypasses the cache: a hit dumps from the cached binary. PTX beside a
+// CUBIN comes from a second, PTX-only compile (NVRTC emits LTO-IR, not PTX, on the CUBIN path);
+// SASS from cuobjdump, else nvdisasm (PATH, CUDA_HOME/bin, CUDA_PATH/bin, the build's toolkit),
+// and the report says which, or that neither was found.
 #pragma once
 
 #include "cute_dsl/jit/compile.hpp"
@@ -12,8 +15,26 @@
 
 namespace cute_dsl::jit {
 
-// Writes <dir>/<name>.<key8>.{cu,cubin|ptx,json}; returns the common path prefix.
+// Writes <dir>/<name>.<key8>.{json,cu,ptx,cubin,sass} (those in `keep`, which exist for this
+// kernel); returns the common path prefix.
+Expected<std::string, JitError> dump_artifacts(const KernelSpec& spec, const CompileOptions& options,
+                                               const CompiledKernel& kernel, const CompileReport& report,
+                                               const DumpOptions& dump);
+// All artifacts, default options: what `cute-dsl jit compile --dump DIR` writes.
 Expected<std::string, JitError> dump_artifacts(const KernelSpec& spec, const CompiledKernel& kernel,
                                                const CompileReport& report, const std::string& dir);
+
+// The SASS disassembler this process uses ("/usr/local/cuda/bin/cuobjdump"), or empty.
+const std::string& sass_tool();
+
+namespace detail {
+// After a miss or a disk hit: the dump (the options', else the environment's) and, with
+// CUTE_DSL_JIT_TIME_PROFILING, one line of stage times.
+void report_compile(const KernelSpec& spec, const CompileOptions& options, const CompiledKernel& k,
+                    const CompileReport& report);
+// The dump alone, for memory hits whose options ask for it.
+void dump_after_compile(const KernelSpec& spec, const CompileOptions& options, const CompiledKernel& k,
+                        const CompileReport& report);
+}  // namespace detail
 
 }  // namespace cute_dsl::jit

@@ -12,6 +12,7 @@ enum class JitErrorKind {
   missing_headers,  // CUDA's headers were needed but not found
   compile,          // NVRTC rejected the source
   nvrtc,            // an NVRTC call failed outside compilation proper
+  link,             // nvJitLink rejected the kernel or a device library
   no_driver,        // libcuda.so.1 could not be loaded or cuInit failed
   no_device,        // the driver works but there is no device
   driver,           // a Driver API call failed

@@ -42,6 +42,9 @@ class TemplateArg {
   static TemplateArg layout(const runtime::Layout& l);
   // Any C++ text, taken as is (a user type, an expression). The escape hatch.
   static TemplateArg raw(std::string cpp);
+  // An argument as cpp() and required_header() gave it (for specs sent to warmup's workers); a
+  // header other than those of the element types is dropped.
+  static TemplateArg restore(std::string cpp, std::string_view required_header);
 
   const std::string& cpp() const { return cpp_; }
   // The CUDA header this argument needs (e.g. "cuda_fp16.h"), or empty.

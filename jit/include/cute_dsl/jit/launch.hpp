@@ -8,7 +8,9 @@
 //
 // Arguments are passed by value, exactly as the kernel's parameters are laid out: pass the
 // kernel's own parameter types (a device pointer as T* or CUdeviceptr, `float` not `double`).
-// The driver copies the values at the call, so they may change right after it.
+// The driver copies the values at the call, so they may change right after it. Where the driver
+// reports parameter sizes (cuFuncGetParamInfo, CUDA 12.4+), a wrong count or size is an error
+// before anything is launched (a double for a float parameter would otherwise shift the rest).
 #pragma once
 
 #include "cute_dsl/jit/detail/driver_api.hpp"
@@ -36,9 +38,11 @@ struct LaunchConfig {
 };
 
 namespace detail {
-// Validates `config`, raises the kernel's dynamic shared memory limit when needed and fills the
-// driver's config (attrs pointing at `cluster`, when a cluster is asked for).
+// Validates `config` and the arguments' sizes (against cuFuncGetParamInfo, where the driver has
+// it), raises the kernel's dynamic shared memory limit when needed and fills the driver's config
+// (attrs pointing at `cluster`, when a cluster is asked for).
 Expected<const DriverApi*, JitError> build_launch_config(LoadedKernel& kernel, const LaunchConfig& config,
+                                                         const std::size_t* arg_sizes, std::size_t arg_count,
                                                          CuLaunchConfig& out, CuLaunchAttribute& cluster);
 
 template <class T>
@@ -52,7 +56,8 @@ Expected<Ok, JitError> launch(LoadedKernel& kernel, const LaunchConfig& config, 
   (detail::check_argument<Args>(), ...);
   detail::CuLaunchConfig cu;
   detail::CuLaunchAttribute cluster;
-  auto api = detail::build_launch_config(kernel, config, cu, cluster);
+  const std::size_t sizes[sizeof...(Args) + 1] = {sizeof(Args)...};
+  auto api = detail::build_launch_config(kernel, config, sizes, sizeof...(Args), cu, cluster);
   if (!api) return unexpected(api.error());
   // The driver only reads through these pointers; its signature is not const-correct.
   void* params[sizeof...(Args) + 1] = {const_cast<void*>(static_cast<const void*>(&args))...};
@@ -131,7 +136,8 @@ Expected<PreparedLaunch<std::decay_t<Args>...>, JitError> prepare_launch(LoadedK
   (detail::check_argument<std::decay_t<Args>>(), ...);
   detail::CuLaunchConfig cu;
   detail::CuLaunchAttribute cluster;
-  auto api = detail::build_launch_config(kernel, config, cu, cluster);
+  const std::size_t sizes[sizeof...(Args) + 1] = {sizeof(std::decay_t<Args>)...};
+  auto api = detail::build_launch_config(kernel, config, sizes, sizeof...(Args), cu, cluster);
   if (!api) return unexpected(api.error());
   return PreparedLaunch<std::decay_t<Args>...>(std::tuple<std::decay_t<Args>...>(std::forward<Args>(args)...), cu,
                                                cluster, kernel.function(), (*api)->launch_kernel_ex);

@@ -1,10 +1,13 @@
-// LoadedKernel: a CompiledKernel's CUBIN loaded into the GPU (cuModuleLoadData) and the kernel's
-// function handle: the step between compile() and launch().
+// LoadedKernel: a CompiledKernel's CUBIN loaded into the GPU and the kernel's function handle:
+// the step between compile() and launch(). Owns what it loaded: move-only, unloaded on
+// destruction.
 //
-// Why cuModuleLoadData, not cuLibraryLoadData: a module is bound to the context current at load
-// time, which is what a launch needs anyway; the context-independent library API would add a
-// cuKernelGetFunction per context. Which one loads faster is still to be measured (jit.md).
-// Owns the module: move-only, unloaded on destruction.
+// Two ways to load (LoadMethod), both measured by bench/jit/load_bench.cpp:
+//   module   cuModuleLoadData + cuModuleGetFunction: bound to the context current at load time,
+//            which is what a launch needs anyway.
+//   library  cuLibraryLoadData + cuLibraryGetKernel + cuKernelGetFunction (CUDA 12.0): the
+//            context-independent form; the function is taken for the current context.
+// The default stays `module` until the measurement says otherwise (docs/design/jit.md).
 #pragma once
 
 #include "cute_dsl/jit/compiled_kernel.hpp"
@@ -12,7 +15,21 @@
 #include "cute_dsl/jit/error.hpp"
 #include "cute_dsl/jit/expected.hpp"
 
+#include <cstddef>
+#include <optional>
+#include <vector>
+
 namespace cute_dsl::jit {
+
+enum class LoadMethod { module, library };
+
+struct LoadOptions {
+  // The device to load on: its primary context is made current on this thread (as
+  // cudaSetDevice does) and the kernel loaded there. -1: the context current on this thread, or
+  // device 0's primary context when there is none.
+  int device = -1;
+  LoadMethod method = LoadMethod::module;
+};
 
 class LoadedKernel {
  public:
@@ -23,6 +40,8 @@ class LoadedKernel {
   ~LoadedKernel();
 
   detail::CuFunction function() const { return function_; }  // the CUfunction
+  int device() const { return device_; }                      // the ordinal it was loaded on
+  LoadMethod method() const { return method_; }
 
   // Resources as the driver reports them (cuFuncGetAttribute), beside the ELF's read_resource_usage.
   Expected<ResourceUsage, JitError> driver_resources() const;
@@ -31,20 +50,35 @@ class LoadedKernel {
   // the highest value set, so repeated launches pay nothing. Not thread-safe for one kernel.
   Expected<Ok, JitError> reserve_dynamic_shared(unsigned bytes);
 
+  // The size in bytes of each of the kernel's parameters, from cuFuncGetParamInfo (a driver for
+  // CUDA 12.4 or later); nullopt when the driver cannot tell. Queried at the first call, which
+  // launch() and prepare_launch() make to check their arguments. Not thread-safe for one kernel.
+  const std::optional<std::vector<std::size_t>>& parameter_sizes();
+
  private:
-  friend Expected<LoadedKernel, JitError> load(const CompiledKernel& kernel);
+  friend Expected<LoadedKernel, JitError> load(const CompiledKernel& kernel, const LoadOptions& options);
   LoadedKernel() = default;
   void release() noexcept;
 
-  detail::CuModule module_ = nullptr;
+  detail::CuModule module_ = nullptr;    // LoadMethod::module
+  detail::CuLibrary library_ = nullptr;  // LoadMethod::library
   detail::CuFunction function_ = nullptr;
+  int device_ = 0;
+  LoadMethod method_ = LoadMethod::module;
   unsigned dynamic_shared_limit_ = 48 * 1024;
+  bool parameters_queried_ = false;
+  std::optional<std::vector<std::size_t>> parameter_sizes_;
 };
 
-// Loads a CUBIN (or PTX, which the driver JIT-compiles) into the current context; with no current
-// context, makes device 0's primary context current (retained once per process, as the runtime
-// API does).
-// No driver or no GPU: an error saying so (kinds no_driver / no_device), never a crash.
-Expected<LoadedKernel, JitError> load(const CompiledKernel& kernel);
+// Loads a CUBIN (or PTX, which the driver JIT-compiles) as `options` say. No driver, no GPU or a
+// device that does not exist: an error saying so (kinds no_driver / no_device / invalid_option),
+// never a crash.
+Expected<LoadedKernel, JitError> load(const CompiledKernel& kernel, const LoadOptions& options = {});
+
+// Makes `device`'s primary context current on this thread, retaining it once per process (never
+// released, as the runtime API does: releasing it would destroy the caller's allocations in it).
+// What load() does first; public so that a program can create the context before it times or
+// allocates anything.
+Expected<Ok, JitError> use_device(int device);
 
 }  // namespace cute_dsl::jit

@@ -18,6 +18,8 @@ using CuResult = int;
 using CuContext = void*;
 using CuModule = void*;
 using CuFunction = void*;
+using CuLibrary = void*;
+using CuKernel = void*;
 using CuStream = void*;
 
 // CUlaunchAttribute: an int id, padding to 8, a 64-byte value union.
@@ -57,6 +59,14 @@ struct DriverApi {
   CuResult (*func_get_attribute)(int*, int, CuFunction) = nullptr;
   CuResult (*func_set_attribute)(CuFunction, int, int) = nullptr;
   CuResult (*launch_kernel_ex)(const CuLaunchConfig*, CuFunction, void**, void**) = nullptr;
+  CuResult (*ctx_get_device)(int*) = nullptr;
+  // Optional: null when the driver predates them (checked where used).
+  // cuLibraryLoadData (12.0): image, JIT options (n, keys, values), library options (n, keys, values).
+  CuResult (*library_load_data)(CuLibrary*, const void*, void*, void**, unsigned, void*, void**, unsigned) = nullptr;
+  CuResult (*library_unload)(CuLibrary) = nullptr;
+  CuResult (*library_get_kernel)(CuKernel*, CuLibrary, const char*) = nullptr;
+  CuResult (*kernel_get_function)(CuFunction*, CuKernel) = nullptr;
+  CuResult (*func_get_param_info)(CuFunction, std::size_t, std::size_t*, std::size_t*) = nullptr;  // 12.4
 };
 
 // The table, once the driver loaded and every entry point resolved; else why not (no driver,

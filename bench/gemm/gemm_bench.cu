@@ -1,0 +1,204 @@
+// Ours vs cuBLAS, bf16 in, f32 accumulate, bf16 out, D = A * B^T with A (M x K) and B (N x K)
+// K-major (cuBLAS: op T on B, op N on A, column-major view of row-major D).
+//
+// Each benchmark: one shape, one implementation. Every timed iteration flushes L2 (a 512 MiB
+// memset, untimed), then times ONE launch with CUDA events (manual time). Repetitions give
+// medians; counters: TFLOP/s and, for ours, the relative Frobenius error against cuBLAS.
+//   gemm_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
+//              --benchmark_out=gemm.json --benchmark_out_format=json
+#include <benchmark/benchmark.h>
+#include <cublas_v2.h>
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+#include <cute_dsl/kernels/gemm_sm90_launch.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+using bf16 = __nv_bfloat16;
+
+struct Shape {
+  int m, n, k;
+};
+
+const Shape kShapes[] = {
+    {1024, 1024, 1024},  {2048, 2048, 2048}, {4096, 4096, 4096}, {8192, 8192, 8192}, {16384, 16384, 16384},
+    {8192, 8192, 1024},  {4096, 4096, 8192}, {16384, 16384, 4096}, {1000, 1030, 520}, {64, 8192, 8192},
+    {128, 8192, 8192},
+};
+
+bool have_gpu() {
+  static const bool ok = [] {
+    int n = 0;
+    bool r = cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
+    (void)cudaGetLastError();
+    return r;
+  }();
+  return ok;
+}
+
+// Uniform [-1, 1) bf16 values, generated on the device (16384^2 operands are 512 MiB each).
+__global__ void fill_random(bf16* p, long long n, unsigned seed) {
+  for (long long i = blockIdx.x * 256ll + threadIdx.x; i < n; i += 256ll * gridDim.x) {
+    unsigned x = unsigned(i) * 2654435761u ^ seed;
+    x ^= x >> 16, x *= 0x7feb352d, x ^= x >> 15, x *= 0x846ca68b, x ^= x >> 16;
+    p[i] = __float2bfloat16(float(x >> 8) * (2.f / 16777216.f) - 1.f);
+  }
+}
+
+struct Workspace {
+  Shape s;
+  bf16 *a = nullptr, *b = nullptr, *d = nullptr;
+  explicit Workspace(Shape shape) : s(shape) {
+    const long long na = 1ll * s.m * s.k, nb = 1ll * s.n * s.k, nd = 1ll * s.m * s.n;
+    cudaMalloc(&a, na * 2);
+    cudaMalloc(&b, nb * 2);
+    cudaMalloc(&d, nd * 2);
+    fill_random<<<1024, 256>>>(a, na, 1);
+    fill_random<<<1024, 256>>>(b, nb, 2);
+    cudaDeviceSynchronize();
+  }
+  ~Workspace() {
+    cudaFree(a);
+    cudaFree(b);
+    cudaFree(d);
+  }
+};
+
+// One workspace at a time (the largest shapes need 1.5 GiB).
+Workspace& workspace(Shape s) {
+  static std::unique_ptr<Workspace> w;
+  if (!w || w->s.m != s.m || w->s.n != s.n || w->s.k != s.k) {
+    w.reset();
+    w = std::make_unique<Workspace>(s);
+  }
+  return *w;
+}
+
+cublasHandle_t cublas() {
+  static cublasHandle_t h = [] {
+    cublasHandle_t handle = nullptr;
+    cublasCreate(&handle);
+    return handle;
+  }();
+  return h;
+}
+
+void run_cublas(const Workspace& w, bf16* d) {
+  const float alpha = 1.f, beta = 0.f;
+  cublasGemmEx(cublas(), CUBLAS_OP_T, CUBLAS_OP_N, w.s.n, w.s.m, w.s.k, &alpha, w.b, CUDA_R_16BF, w.s.k, w.a,
+               CUDA_R_16BF, w.s.k, &beta, d, CUDA_R_16BF, w.s.n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+}
+
+cudaError_t run_ours(const Workspace& w, bf16* d, cute_dsl::kernels::GemmSm90Config config = {}) {
+  cute_dsl::kernels::GemmSm90Arguments<bf16, bf16> args{};
+  args.shape = {w.s.m, w.s.n, w.s.k, 1};
+  args.a = w.a, args.lda = w.s.k;
+  args.b = w.b, args.ldb = w.s.k;
+  args.d = d, args.ldd = w.s.n;
+  return cute_dsl::kernels::gemm_sm90(args, nullptr, config);
+}
+
+// ||ours - cuBLAS||_F / ||cuBLAS||_F on this shape's data.
+double relative_error(const Workspace& w, cute_dsl::kernels::GemmSm90Config config) {
+  const long long nd = 1ll * w.s.m * w.s.n;
+  bf16* ref = nullptr;
+  cudaMalloc(&ref, nd * 2);
+  run_cublas(w, ref);
+  run_ours(w, w.d, config);
+  cudaDeviceSynchronize();
+  std::vector<bf16> x(nd), y(nd);
+  cudaMemcpy(x.data(), w.d, nd * 2, cudaMemcpyDeviceToHost);
+  cudaMemcpy(y.data(), ref, nd * 2, cudaMemcpyDeviceToHost);
+  cudaFree(ref);
+  double diff = 0, norm = 0;
+  for (long long i = 0; i < nd; ++i) {
+    const double a = __bfloat162float(x[i]), b = __bfloat162float(y[i]);
+    diff += std::isfinite(a) ? (a - b) * (a - b) : 1e300;
+    norm += b * b;
+  }
+  return std::sqrt(diff / norm);
+}
+
+void* l2_flush_buffer() {
+  static void* p = [] {
+    void* q = nullptr;
+    cudaMalloc(&q, 512u << 20);
+    return q;
+  }();
+  return p;
+}
+
+// Ours with `config` (zero: the heuristic's choice), or cuBLAS.
+template <bool Ours>
+void BM_gemm(benchmark::State& state, Shape s, cute_dsl::kernels::GemmSm90Config config) {
+  if (!have_gpu()) {
+    state.SkipWithError("no GPU: run this benchmark on the device tool");
+    return;
+  }
+  Workspace& w = workspace(s);
+  if (Ours) {
+    const cudaError_t err = run_ours(w, w.d, config);
+    if (err != cudaSuccess) {
+      state.SkipWithError(cudaGetErrorString(err));
+      return;
+    }
+    state.counters["rel_err"] = relative_error(w, config);
+  } else {
+    run_cublas(w, w.d);  // warm-up: handle, heuristics and workspace outside the timed loop
+  }
+  cudaDeviceSynchronize();
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  for (auto _ : state) {
+    cudaMemsetAsync(l2_flush_buffer(), state.iterations() & 0xFF, 512u << 20);
+    cudaEventRecord(start);
+    if (Ours) run_ours(w, w.d, config);
+    else run_cublas(w, w.d);
+    cudaEventRecord(stop);
+    cudaEventSynchronize(stop);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, start, stop);
+    state.SetIterationTime(ms * 1e-3);
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  const double flop = 2.0 * s.m * s.n * s.k;
+  state.counters["TFLOPs"] = benchmark::Counter(flop * 1e-12 * double(state.iterations()), benchmark::Counter::kIsRate);
+}
+
+}  // namespace
+
+// Per shape, cuBLAS then ours (heuristic), named "<impl>/MxNxK" so that the two sit side by side;
+// for two large squares also every compiled variant, "cute_dsl_sm90[TileNxStagesxClusterM]/...".
+int main(int argc, char** argv) {
+  using cute_dsl::kernels::GemmSm90Config;
+  for (const Shape& s : kShapes) {
+    const std::string shape = std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+    std::vector<benchmark::internal::Benchmark*> runs{
+        benchmark::RegisterBenchmark(("cublas/" + shape).c_str(), BM_gemm<false>, s, GemmSm90Config{}),
+        benchmark::RegisterBenchmark(("cute_dsl_sm90/" + shape).c_str(), BM_gemm<true>, s, GemmSm90Config{})};
+    if (s.m == s.n && s.n == s.k && (s.m == 4096 || s.m == 8192)) {
+      for (const GemmSm90Config& c : cute_dsl::kernels::kGemmSm90Configs) {
+        const std::string name = "cute_dsl_sm90[" + std::to_string(c.tile_n) + "x" + std::to_string(c.stages) + "x" +
+                                 std::to_string(c.cluster_m) + "]/" + shape;
+        runs.push_back(benchmark::RegisterBenchmark(name.c_str(), BM_gemm<true>, s, c));
+      }
+    }
+    for (auto* b : runs) b->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(20);
+  }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,57 @@
+// How big a grid the elementwise, copy and transpose kernels get: plain arithmetic, shared by the
+// nvcc path (tests, benchmarks), the JIT path (`cute-dsl demo`) and the docs.
+//
+// Why cap the elementwise grid at what the GPU holds at once: the kernels loop over the data
+// (grid-stride), so a grid of exactly the resident blocks keeps every SM busy with no tail wave
+// and no block start-up cost per chunk, while several loads per thread keep enough bytes in
+// flight to cover DRAM latency (H200: ~4.8 TB/s x ~1 us ~ 5 MB, i.e. ~36 KB per SM).
+#pragma once
+
+#include "cute_dsl/config.hpp"
+
+namespace cute_dsl::kernels {
+
+// Compile-time shape of one elementwise instantiation (the JIT passes the same numbers as
+// template arguments).
+struct ElementwiseShape {
+  int vector_elems = 4;   // elements per 16-byte access (16 / sizeof(T) for full vectors)
+  int threads = 256;      // threads per block
+  int unroll = 4;         // vectors per thread per loop trip: independent loads in flight
+  CUTE_DSL_HOST_DEVICE constexpr long long elems_per_block_trip() const {
+    return static_cast<long long>(vector_elems) * threads * unroll;
+  }
+};
+
+// Blocks of `threads` threads one SM holds at once, given the kernel's registers per thread
+// (0: unknown, assume the thread limit binds). Hopper/Ampere limits: 2048 threads, 64 K
+// registers, 32 blocks per SM, registers allocated per warp in units of 256.
+CUTE_DSL_HOST_DEVICE constexpr int resident_blocks_per_sm(int threads, int registers_per_thread) {
+  int by_threads = 2048 / threads;
+  if (registers_per_thread > 0) {
+    const int warps = (threads + 31) / 32;
+    const int regs_per_warp = ((registers_per_thread * 32 + 255) / 256) * 256;
+    const int by_regs = 65536 / (regs_per_warp * warps);
+    by_threads = by_regs < by_threads ? by_regs : by_threads;
+  }
+  by_threads = by_threads < 32 ? by_threads : 32;
+  return by_threads > 0 ? by_threads : 1;
+}
+
+// Grid for an elementwise kernel over n elements: enough blocks for one trip each, capped at the
+// resident blocks of the whole GPU. Never 0 (a launch needs a block even for n == 0).
+CUTE_DSL_HOST_DEVICE constexpr long long elementwise_grid(long long n, ElementwiseShape s, int sm_count,
+                                                          int blocks_per_sm) {
+  const long long per_block = s.elems_per_block_trip();
+  long long blocks = (n + per_block - 1) / per_block;
+  const long long cap = static_cast<long long>(sm_count) * blocks_per_sm;
+  if (blocks > cap) blocks = cap;
+  return blocks > 0 ? blocks : 1;
+}
+
+// Grid for the tiled transpose of a rows x cols matrix: one block per Tile x Tile tile.
+CUTE_DSL_HOST_DEVICE constexpr long long transpose_grid(long long rows, long long cols, int tile) {
+  const long long blocks = ((rows + tile - 1) / tile) * ((cols + tile - 1) / tile);
+  return blocks > 0 ? blocks : 1;
+}
+
+}  // namespace cute_dsl::kernels

@@ -1,0 +1,55 @@
+// The persistent tile scheduler of the Hopper GEMM: which output tiles a CTA computes, in which
+// order.
+//
+// The grid has about one CTA per SM; each CTA loops over tiles t = first, first + step, ...
+// (persistent), so that the producer of a CTA starts loading its next tile while its consumers
+// still finish the current one, and launch overhead is paid once.
+//
+// Tiles are handed out per CLUSTER: the ClusterM CTAs of a cluster (stacked along M) compute
+// ClusterM vertically adjacent tiles that share the same columns of B, which is what lets them
+// load each B tile once and multicast it. A "cluster tile" is ClusterM*TileM x TileN.
+//
+// Order (rasterization): consecutive cluster tiles sweep the `kBand` tile columns of a band, row
+// block after row block, down the whole of M; then the next band, then the next batch. The ~66 cluster tiles in flight at
+// once then touch ~kBand columns of B and ~66/kBand row blocks of A instead of one long row of
+// tiles (all of B): the operands of concurrent tiles stay in L2.
+#pragma once
+
+#include "cute_dsl/config.hpp"
+
+namespace cute_dsl::kernels {
+
+struct GemmTile {
+  int m_block;  // first row of this CTA's tile of C
+  int n_block;  // first column
+  int batch;    // index into L
+};
+
+template <int TileM, int TileN, int ClusterM>
+struct GemmTileScheduler {
+  static constexpr int kBand = 8;  // tile columns per raster band (L2 locality, see above)
+
+  int tiles_m;  // cluster tiles along M
+  int tiles_n;
+  int batches;
+
+  CUTE_DSL_HOST_DEVICE constexpr GemmTileScheduler(int m, int n, int l)
+      : tiles_m((m + TileM * ClusterM - 1) / (TileM * ClusterM)), tiles_n((n + TileN - 1) / TileN), batches(l) {}
+
+  CUTE_DSL_HOST_DEVICE constexpr int cluster_tiles() const { return tiles_m * tiles_n * batches; }
+
+  // Cluster tile `t` as seen by the CTA of rank `cta_rank` in its cluster.
+  CUTE_DSL_HOST_DEVICE constexpr GemmTile tile(int t, int cta_rank) const {
+    const int per_batch = tiles_m * tiles_n;
+    const int batch = t / per_batch;
+    const int r = t - batch * per_batch;
+    const int band = r / (kBand * tiles_m);
+    const int band_width = (tiles_n - band * kBand) < kBand ? (tiles_n - band * kBand) : kBand;
+    const int in_band = r - band * kBand * tiles_m;
+    const int tm = in_band / band_width;
+    const int tn = band * kBand + in_band % band_width;
+    return {(tm * ClusterM + cta_rank) * TileM, tn * TileN, batch};
+  }
+};
+
+}  // namespace cute_dsl::kernels

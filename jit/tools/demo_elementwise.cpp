@@ -1,0 +1,216 @@
+// The elementwise rows of `cute-dsl demo`: copy, add, axpby, GELU and transpose (f32, add also
+// bf16: the dtype is a run-time choice of the JIT), each
+// JIT-compiled from include/cute_dsl/kernels/, checked element by element against the same
+// functor on the host, timed (CUDA events, L2 flushed, median) against cudaMemcpy device-to-device
+// of the same bytes, the bandwidth anchor (docs/design/kernels.md).
+#include "demo.hpp"
+
+#include "cute_dsl/kernels/elementwise_launch.hpp"
+#include "cute_dsl/kernels/elementwise_ops.hpp"
+#include "cuda_timer.hpp"  // bench/support: events, L2 flush, medians
+
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cute_dsl::tools::demo {
+
+namespace {
+
+namespace ck = cute_dsl::kernels;
+namespace cb = cute_dsl_bench;
+
+constexpr int kThreads = 256, kUnroll = 4;  // and 16-byte vectors: 16 / sizeof(T) elements
+
+// Fast uniform [-1, 1) values (xorshift), rounded to T: the demo fills up to a few hundred MB.
+template <class T>
+std::vector<T> random_values(long long n, std::uint64_t seed) {
+  std::vector<T> v(static_cast<std::size_t>(n));
+  std::uint64_t s = seed * 0x9e3779b97f4a7c15ull + 1;
+  for (T& x : v) {
+    s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+    x = T(static_cast<float>(s >> 40) * (2.0f / 16777216.0f) - 1.0f);
+  }
+  return v;
+}
+
+// Device buffer of n elements that frees itself; `error` is set when allocation fails.
+template <class T>
+struct DeviceBuffer {
+  T* p = nullptr;
+  DeviceBuffer(long long n, std::string& error) {
+    if (cudaMalloc(&p, static_cast<std::size_t>(n) * sizeof(T)) != cudaSuccess) {
+      p = nullptr;
+      error = "cudaMalloc of " + std::to_string(n * sizeof(T)) + " bytes failed";
+    }
+  }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  ~DeviceBuffer() { if (p) cudaFree(p); }
+};
+
+template <class T> constexpr double epsilon() { return sizeof(T) == 4 ? 1.0 / (1 << 23) : 1.0 / (1 << 7); }  // f32, bf16
+
+std::string mebi(long long bytes) { return std::to_string(bytes >> 20) + " MiB"; }
+
+// The GB/s of cudaMemcpy D2D moving `bytes` (read + written = 2x the copied bytes).
+double memcpy_rate(void* dst, const void* src, long long bytes_copied, int runs, cb::L2Flusher& flusher) {
+  auto s = cb::time_runs([&](cudaStream_t st) { cudaMemcpyAsync(dst, src, bytes_copied, cudaMemcpyDeviceToDevice, st); },
+                         runs, &flusher);
+  return cb::gb_per_s(2.0 * bytes_copied, s.median_ms());
+}
+
+// Compares `got` with `want` within tol * epsilon(T) * max(1, |want|); describes the first miss.
+template <class T>
+bool check_all(const std::vector<T>& got, const std::vector<T>& want, double tol, std::string& text) {
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    const double g = static_cast<float>(got[i]), w = static_cast<float>(want[i]);
+    if (std::isnan(g) || std::fabs(g - w) > tol * epsilon<T>() * std::fmax(1.0, std::fabs(w))) {
+      text = "element " + std::to_string(i) + ": got " + std::to_string(g) + ", want " + std::to_string(w);
+      return false;
+    }
+  }
+  text = "all " + std::to_string(want.size()) + " elements";
+  return true;
+}
+
+// Elementwise kernel with `Arity` inputs and functor `op`: run once (output poisoned), check, time.
+// PassOp = false for copy_kernel, which has no functor parameter.
+template <class T, int Arity, class Op, bool PassOp = true>
+Measurement run_elementwise(jit::LoadedKernel& kernel, const jit::ResourceUsage& usage, const GpuContext& gpu, Op op,
+                            double tol, std::string& error) {
+  Measurement m;
+  const long long n = gpu.elements;
+  const long long bytes = n * static_cast<long long>(sizeof(T));
+  m.size = mebi(bytes) + " per buffer";
+  m.unit = "GB/s";
+  m.reference = "cudaMemcpy D2D";
+  const auto a = random_values<T>(n, 1), b = random_values<T>(Arity == 2 ? n : 0, 2);
+  DeviceBuffer<T> da(n, error), db(Arity == 2 ? n : 1, error), dout(n, error);
+  if (!error.empty()) return m;
+  cudaMemcpy(da.p, a.data(), bytes, cudaMemcpyHostToDevice);
+  if (Arity == 2) cudaMemcpy(db.p, b.data(), bytes, cudaMemcpyHostToDevice);
+  cudaMemset(dout.p, 0xFF, bytes);  // NaN: a skipped element cannot pass
+
+  const ck::ElementwiseShape shape{static_cast<int>(16 / sizeof(T)), kThreads, kUnroll};
+  jit::LaunchConfig config;
+  config.grid.x = static_cast<unsigned>(
+      ck::elementwise_grid(n, shape, gpu.sm_count, ck::resident_blocks_per_sm(kThreads, usage.registers)));
+  config.block.x = kThreads;
+  auto launch = [&](cudaStream_t stream) {
+    config.stream = stream;
+    const T* pa = da.p;
+    const T* pb = db.p;
+    jit::Expected<jit::Ok, jit::JitError> r = jit::Ok{};
+    if constexpr (!PassOp) r = jit::launch(kernel, config, dout.p, pa, n);
+    else if constexpr (Arity == 1) r = jit::launch(kernel, config, dout.p, pa, n, op);
+    else r = jit::launch(kernel, config, dout.p, pa, pb, n, op);
+    if (!r) error = r.error().describe();
+  };
+  launch(nullptr);
+  if (cudaDeviceSynchronize() != cudaSuccess) error = "the kernel failed: " + std::string(cudaGetErrorString(cudaGetLastError()));
+  if (!error.empty()) return m;
+
+  std::vector<T> got(static_cast<std::size_t>(n)), want(static_cast<std::size_t>(n));
+  cudaMemcpy(got.data(), dout.p, bytes, cudaMemcpyDeviceToHost);
+  for (long long i = 0; i < n; ++i) {
+    if constexpr (Arity == 1) want[i] = op(a[i]);
+    else want[i] = op(a[i], b[i]);
+  }
+  m.correct = check_all(got, want, tol, m.check);
+
+  cb::L2Flusher flusher;
+  const auto s = cb::time_runs(launch, gpu.runs, &flusher);
+  m.ms = s.median_ms();
+  m.rate = cb::gb_per_s((Arity + 1.0) * bytes, m.ms);
+  m.reference_rate = memcpy_rate(dout.p, da.p, bytes, gpu.runs, flusher);
+  return m;
+}
+
+Measurement run_transpose(jit::LoadedKernel& kernel, const GpuContext& gpu, std::string& error) {
+  constexpr int kTile = 32, kRows = 8;
+  Measurement m;
+  long long rows = 1;
+  while (rows * rows * 4 <= gpu.elements) rows *= 2;  // square, or twice as wide as tall
+  const long long cols = gpu.elements / rows, n = rows * cols;
+  m.size = std::to_string(rows) + " x " + std::to_string(cols);
+  m.unit = "GB/s";
+  m.reference = "cudaMemcpy D2D";
+  const auto in = random_values<float>(n, 4);
+  DeviceBuffer<float> din(n, error), dout(n, error);
+  if (!error.empty()) return m;
+  cudaMemcpy(din.p, in.data(), n * 4, cudaMemcpyHostToDevice);
+  cudaMemset(dout.p, 0xFF, n * 4);
+  jit::LaunchConfig config;
+  config.grid.x = static_cast<unsigned>(ck::transpose_grid(rows, cols, kTile));
+  config.block.x = kTile * kRows;
+  auto launch = [&](cudaStream_t stream) {
+    config.stream = stream;
+    const float* pin = din.p;
+    if (auto r = jit::launch(kernel, config, dout.p, pin, rows, cols); !r) error = r.error().describe();
+  };
+  launch(nullptr);
+  if (cudaDeviceSynchronize() != cudaSuccess) error = "the kernel failed";
+  if (!error.empty()) return m;
+  std::vector<float> got(static_cast<std::size_t>(n)), want(static_cast<std::size_t>(n));
+  cudaMemcpy(got.data(), dout.p, n * 4, cudaMemcpyDeviceToHost);
+  for (long long r = 0; r < rows; ++r)
+    for (long long c = 0; c < cols; ++c) want[c * rows + r] = in[r * cols + c];
+  m.correct = check_all(got, want, 0, m.check);
+  cb::L2Flusher flusher;
+  m.ms = cb::time_runs(launch, gpu.runs, &flusher).median_ms();
+  m.rate = cb::gb_per_s(2.0 * n * 4, m.ms);
+  m.reference_rate = memcpy_rate(dout.p, din.p, n * 4, gpu.runs, flusher);
+  return m;
+}
+
+jit::KernelSpec spec(const char* header, const char* kernel, const char* targs) {
+  jit::KernelSpec s;
+  s.header = header;  // a library header: embedded in the JIT, no include path needed
+  s.kernel = kernel;
+  s.template_args = jit::parse_template_args(targs).value();
+  return s;
+}
+
+constexpr const char* kElementwise = "cute_dsl/kernels/elementwise.hpp";
+
+}  // namespace
+
+std::vector<Entry> elementwise_entries() {
+  std::vector<Entry> e;
+  e.push_back({"copy f32", spec(kElementwise, "cute_dsl::kernels::copy_kernel", "f32, 4, 256, 4"),
+               [](jit::LoadedKernel& k, const jit::ResourceUsage& u, const GpuContext& g, std::string& err) {
+                 return run_elementwise<float, 1, ck::Identity, false>(k, u, g, ck::Identity{}, 0, err);
+               }});
+  e.push_back({"add f32", spec(kElementwise, "cute_dsl::kernels::elementwise_binary_kernel",
+                               "f32, type:cute_dsl::kernels::Add, 4, 256, 4"),
+               [](jit::LoadedKernel& k, const jit::ResourceUsage& u, const GpuContext& g, std::string& err) {
+                 return run_elementwise<float, 2>(k, u, g, ck::Add{}, 0, err);
+               }});
+  e.push_back({"add bf16", spec(kElementwise, "cute_dsl::kernels::elementwise_binary_kernel",
+                                "bf16, type:cute_dsl::kernels::Add, 8, 256, 4"),
+               [](jit::LoadedKernel& k, const jit::ResourceUsage& u, const GpuContext& g, std::string& err) {
+                 return run_elementwise<__nv_bfloat16, 2>(k, u, g, ck::Add{}, 0, err);
+               }});
+  e.push_back({"axpby f32 (2a - b/2)", spec(kElementwise, "cute_dsl::kernels::elementwise_binary_kernel",
+                                           "f32, type:cute_dsl::kernels::Axpby, 4, 256, 4"),
+               [](jit::LoadedKernel& k, const jit::ResourceUsage& u, const GpuContext& g, std::string& err) {
+                 return run_elementwise<float, 2>(k, u, g, ck::Axpby{2.0f, -0.5f}, 2, err);
+               }});
+  e.push_back({"gelu f32", spec(kElementwise, "cute_dsl::kernels::elementwise_unary_kernel",
+                                "f32, type:cute_dsl::kernels::Gelu, 4, 256, 4"),
+               [](jit::LoadedKernel& k, const jit::ResourceUsage& u, const GpuContext& g, std::string& err) {
+                 return run_elementwise<float, 1>(k, u, g, ck::Gelu{}, 4, err);
+               }});
+  e.push_back({"transpose f32", spec("cute_dsl/kernels/transpose.hpp", "cute_dsl::kernels::transpose_kernel", "f32, 32, 8"),
+               [](jit::LoadedKernel& k, const jit::ResourceUsage&, const GpuContext& g, std::string& err) {
+                 return run_transpose(k, g, err);
+               }});
+  return e;
+}
+
+}  // namespace cute_dsl::tools::demo

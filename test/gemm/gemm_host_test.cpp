@@ -1,0 +1,59 @@
+// The persistent tile scheduler of the Hopper GEMM: every tile of every batch exactly once,
+// whatever the raster band leaves over, and the CTAs of a cluster on vertically adjacent tiles.
+#include <cute_dsl/kernels/gemm_tile_scheduler.hpp>
+#include <gtest/gtest.h>
+
+#include <set>
+#include <tuple>
+
+namespace {
+
+using cute_dsl::kernels::GemmTile;
+using cute_dsl::kernels::GemmTileScheduler;
+
+template <int TileN, int ClusterM>
+void expect_every_tile_once(int m, int n, int l) {
+  const GemmTileScheduler<128, TileN, ClusterM> s(m, n, l);
+  std::set<std::tuple<int, int, int>> seen;
+  for (int t = 0; t < s.cluster_tiles(); ++t) {
+    for (int r = 0; r < ClusterM; ++r) {
+      const GemmTile tile = s.tile(t, r);
+      EXPECT_EQ(tile.m_block % 128, 0);
+      EXPECT_EQ(tile.n_block % TileN, 0);
+      EXPECT_LT(tile.n_block, n);
+      EXPECT_LT(tile.batch, l);
+      EXPECT_TRUE(seen.insert({tile.m_block, tile.n_block, tile.batch}).second)
+          << "tile visited twice: t=" << t << " rank=" << r;
+      if (r > 0) {
+        EXPECT_EQ(tile.m_block, s.tile(t, 0).m_block + 128 * r);
+      }
+    }
+  }
+  // Every tile of C that holds at least one row below M is covered.
+  const int row_blocks = (m + 127) / 128, col_blocks = (n + TileN - 1) / TileN;
+  for (int b = 0; b < l; ++b)
+    for (int i = 0; i < row_blocks; ++i)
+      for (int j = 0; j < col_blocks; ++j)
+        EXPECT_TRUE(seen.count({128 * i, TileN * j, b})) << "missed tile " << i << "," << j << " of batch " << b;
+}
+
+TEST(GemmTileScheduler, CoversEveryTileOnce) {
+  expect_every_tile_once<256, 2>(8192, 8192, 1);
+  expect_every_tile_once<256, 2>(1000, 1030, 1);
+  expect_every_tile_once<128, 2>(300, 2600, 3);  // a partial raster band (21 columns, band 8)
+  expect_every_tile_once<128, 1>(128, 8192, 1);
+  expect_every_tile_once<64, 1>(1, 8, 2);
+}
+
+TEST(GemmTileScheduler, ConsecutiveTilesStayInOneBand) {
+  const GemmTileScheduler<128, 256, 2> s(8192, 8192, 1);
+  // The first 8 cluster tiles sweep the first band's 8 columns of the first row block.
+  for (int t = 0; t < 8; ++t) {
+    EXPECT_EQ(s.tile(t, 0).m_block, 0);
+    EXPECT_EQ(s.tile(t, 0).n_block, 256 * t);
+  }
+  EXPECT_EQ(s.tile(8, 0).m_block, 256);
+  EXPECT_EQ(s.tile(8, 0).n_block, 0);
+}
+
+}  // namespace

@@ -1,0 +1,17 @@
+// The instantiations that test/kernels/same_code_test.cpp compiles both ways: nvcc (ahead of time,
+// same_code_nvcc.cu, to one CUBIN) and the JIT (at run time, from the kernel name and the template
+// arguments in the JIT's text form). One row per instantiation:
+//   X(header, kernel, "JIT template arguments", C++ template arguments...)
+// Read by both a host compiler and nvcc; the C++ arguments are only spelled out by nvcc.
+#pragma once
+
+#define CUTE_DSL_SAME_CODE_INSTANCES(X)                                                                         \
+  X("cute_dsl/kernels/elementwise.hpp", elementwise_binary_kernel, "f32, type:cute_dsl::kernels::Add, 4, 256, 4", \
+    float, cute_dsl::kernels::Add, 4, 256, 4)                                                                  \
+  X("cute_dsl/kernels/elementwise.hpp", elementwise_binary_kernel,                                              \
+    "bf16, type:cute_dsl::kernels::Axpby, 8, 256, 2", __nv_bfloat16, cute_dsl::kernels::Axpby, 8, 256, 2)      \
+  X("cute_dsl/kernels/elementwise.hpp", elementwise_unary_kernel, "f16, type:cute_dsl::kernels::Gelu, 8, 128, 4", \
+    __half, cute_dsl::kernels::Gelu, 8, 128, 4)                                                                \
+  X("cute_dsl/kernels/elementwise.hpp", copy_kernel, "f32, 4, 512, 8", float, 4, 512, 8)                        \
+  X("cute_dsl/kernels/transpose.hpp", transpose_kernel, "f32, 32, 8", float, 32, 8)                             \
+  X("cute_dsl/kernels/transpose.hpp", transpose_kernel, "bf16, 64, 8", __nv_bfloat16, 64, 8)
