@@ -137,9 +137,10 @@ void BM_NewProcessDiskHit(benchmark::State& state) {
     char line[256] = {};
     const bool read = std::fgets(line, sizeof line, p) != nullptr;
     const int status = ::pclose(p);
-    char outcome[32] = {};
-    return read && status == 0 && std::sscanf(line, "compile_us=%lf load_us=%lf outcome=%31s", &compile_us, &load_us, outcome) == 3 &&
-           (args == "prime" || std::string(outcome) == "disk_hit");
+    int disk_hit = 0;
+    return read && status == 0 &&
+           std::sscanf(line, "compile_us=%lf load_us=%lf disk_hit=%d", &compile_us, &load_us, &disk_hit) == 3 &&
+           (args == "prime" || disk_hit == 1);
   };
   double compile_us = 0, load_us = 0, spawn_ms = 0;
   if (!run("prime", compile_us, load_us)) {

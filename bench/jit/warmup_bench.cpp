@@ -52,8 +52,8 @@ void run(benchmark::State& state, bool processes) {
 
 void BM_WarmupProcesses(benchmark::State& state) { run(state, true); }
 void BM_WarmupThreads(benchmark::State& state) { run(state, false); }
-BENCHMARK(BM_WarmupProcesses)->Arg(1)->Arg(2)->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();
-BENCHMARK(BM_WarmupThreads)->Arg(1)->Arg(2)->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();
+BENCHMARK(BM_WarmupProcesses)->Arg(1)->Arg(2)->Arg(4)->Arg(8)->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();
+BENCHMARK(BM_WarmupThreads)->Arg(1)->Arg(2)->Arg(4)->Arg(8)->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();
 
 }  // namespace
 

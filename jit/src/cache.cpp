@@ -127,21 +127,27 @@ std::shared_ptr<const CompiledKernel> KernelCache::find_in_memory(const Hash128&
   std::shared_lock lock(mutex_);
   const auto it = memory_.find(request);
   if (it == memory_.end()) return nullptr;
-  const bool same = bulk_hash ? *bulk_hash == it->second.bulk_hash : detail::same_bulk_text(it->second.bulk, spec);
+  const bool same = bulk_hash ? *bulk_hash == it->second.bulk_hash : detail::same_bulk_text(*it->second.bulk, spec);
   return same ? it->second.kernel : nullptr;
 }
 
 void KernelCache::insert_in_memory(const Hash128& request, const KernelSpec& spec, std::shared_ptr<const CompiledKernel> k) {
-  MemoryEntry e{std::move(k), {}, detail::bulk_hash(spec)};
-  e.bulk.source = spec.source;
-  for (const auto& h : spec.headers) e.bulk.headers.push_back(InMemoryHeader{{}, h.contents, {}});
+  const Hash128 bulk_hash = detail::bulk_hash(spec);
   std::unique_lock lock(mutex_);
-  memory_.insert_or_assign(request, std::move(e));  // a changed header replaces the stale entry
+  auto& bulk = bulk_texts_[bulk_hash];
+  if (!bulk || !detail::same_bulk_text(*bulk, spec)) {
+    auto copy = std::make_shared<KernelSpec>();
+    copy->source = spec.source;
+    for (const auto& h : spec.headers) copy->headers.push_back(InMemoryHeader{{}, h.contents, {}});
+    bulk = std::move(copy);
+  }
+  memory_.insert_or_assign(request, MemoryEntry{std::move(k), bulk, bulk_hash});  // a changed header replaces a stale entry
 }
 
 void KernelCache::clear_memory() {
   std::unique_lock lock(mutex_);
   memory_.clear();
+  bulk_texts_.clear();
 }
 
 std::string KernelCache::entry_path(const Hash128& key) const {

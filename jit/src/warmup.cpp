@@ -6,6 +6,7 @@
 #include "cute_dsl/jit/log.hpp"
 
 #include "build_config.hpp"
+#include "embedded_headers.hpp"
 
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -220,6 +221,7 @@ bool compile_with_workers(std::span<const KernelSpec> specs, const CompileOption
                           std::vector<int>& state, std::vector<std::optional<JitError>>& errors) {
   std::string request;
   put(request, kRequestMagic);
+  put(request, detail::embedded_headers_hash().hex());  // the worker must key entries as we do
   put(request, cache.config().dir);
   put(request, static_cast<long long>(cache.config().max_bytes));
   put_options(request, worker_options);
@@ -289,7 +291,9 @@ bool compile_with_workers(std::span<const KernelSpec> specs, const CompileOption
     int status = 0;
     while (::waitpid(w.pid, &status, 0) < 0 && errno == EINTR) {}
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-      log(LogLevel::warn, "warmup: a worker (" + worker + ") ended abnormally; its unfinished items compile here");
+      log(LogLevel::warn, "warmup: a worker (" + worker + ") ended with status " +
+                              std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
+                              "; its unfinished items compile here");
   }
   ::unlink(request_path.c_str());
   return true;
@@ -384,6 +388,11 @@ int warmup_worker_main(int argc, char** argv) {
   if (r.str() != kRequestMagic) {
     std::fprintf(stderr, "cute-dsl-jit-worker: %s is not a warmup request of this version\n", argv[1]);
     return 2;
+  }
+  if (r.str() != detail::embedded_headers_hash().hex()) {
+    std::fprintf(stderr, "cute-dsl-jit-worker: built with other CuteDSL headers than the program that started it "
+                         "(its cache keys would differ); rebuild it, or point CUTE_DSL_JIT_WORKER at the matching one\n");
+    return 3;
   }
   CacheConfig config;
   config.use_disk = true;

@@ -31,6 +31,8 @@ void usage(std::FILE* out) {
                "  -O N              optimisation level 0..3 (default 3)\n"
                "  --define NAME[=V] a preprocessor definition (repeatable)\n"
                "  --line-info --fast-math --device-asserts --max-registers N\n"
+               "  --no-lto          no link-time optimisation (CUBIN straight from NVRTC)\n"
+               "  --link FILE       a device library to link: LTO-IR, CUBIN, fatbin, PTX, nvcc -dc object, .a\n"
                "  --dump DIR        write the generated source, the binary and a JSON report to DIR\n");
 }
 
@@ -53,6 +55,15 @@ bool parse_code_option(const std::string& a, std::span<char* const> args, std::s
   else if (a == "--fast-math") o.fast_math = true;
   else if (a == "--device-asserts") o.device_asserts = true;
   else if (a == "--max-registers") o.max_registers = std::atoi(next_value(args, i));
+  else if (a == "--no-lto") o.lto = false;
+  else if (a == "--link") {
+    auto lib = jit::DeviceLibrary::from_file(next_value(args, i));
+    if (!lib) {
+      std::fputs(lib.error().describe().c_str(), stderr);
+      std::exit(2);
+    }
+    o.device_libraries.push_back(std::move(lib).value());
+  }
   else return false;
   return true;
 }

@@ -45,9 +45,9 @@ void check_universal_width() {
 }
 
 // ---- cp.async on a ragged tile ------------------------------------------------------------------
-// A 32x64 float tile (row-major, 16 floats = 4 chunks of 16 B per ... row of 64 floats) of an M x N
-// row-major matrix (N a multiple of 4, pitch N): chunk (r, c4) is copied if the whole chunk is in
-// the matrix, zero-filled otherwise; the tile is then written out whole.
+// A 32x64 float tile (row-major) of an M x N row-major matrix (N a multiple of 4, pitch N), copied
+// in chunks of 4, 8 or 16 bytes: a chunk is copied if it lies wholly in the matrix and zero-filled
+// otherwise; the tile is then written out whole, zeros included.
 constexpr int kTileRows = 32, kTileCols = 64;
 
 template <int Variant>  // 0: ca 16 B, 1: cg 16 B, 2: ca 8 B, 3: ca 4 B

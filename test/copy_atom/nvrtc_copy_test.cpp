@@ -25,6 +25,11 @@ extern "C" __global__ void copies(const unsigned short* in, unsigned short* out,
   auto cp = make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, unsigned short>{},
                             make_layout(make_shape(_16{}, _2{}), make_stride(_2{}, _1{})), make_layout(make_shape(_1{}, _8{})));
   copy(cp, cp.get_slice(threadIdx.x).partition_S(g), cp.get_slice(threadIdx.x).partition_D(sa));
+  auto zf = make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS_ZFILL<uint128_t>, unsigned short>{},
+                            make_layout(make_shape(_16{}, _2{}), make_stride(_2{}, _1{})), make_layout(make_shape(_1{}, _8{})));
+  auto pred = make_tensor<bool>(make_shape(_8{}));
+  for (int i = 0; i < 8; ++i) pred(i) = threadIdx.x < 16;
+  copy_if(zf, pred, zf.get_slice(threadIdx.x).partition_S(g), zf.get_slice(threadIdx.x).partition_D(sa));
   cp_async_fence();
   cp_async_wait<0>();
   __syncthreads();
@@ -51,7 +56,7 @@ TEST(Nvrtc, CopyAtomsCompileToTheirInstructions) {
   const auto options = cute_dsl_test::nvrtc_default_options(cute_dsl_test::kNvrtcArch, /*virtual_arch=*/true);
   const auto result = cute_dsl_test::nvrtc_compile(kSource, "copy_atoms.cu", options, /*want_ptx=*/true);
   ASSERT_TRUE(result.ok) << result.log;
-  for (const char* instr : {"cp.async.cg.shared.global", "cp.async.commit_group", "ldmatrix.sync.aligned.m8n8.x4.shared.b16",
+  for (const char* instr : {"cp.async.cg.shared.global", "cp.async.ca.shared.global", "cp.async.commit_group", "ldmatrix.sync.aligned.m8n8.x4.shared.b16",
                             "stmatrix.sync.aligned.m8n8.x4.shared.b16", "cp.async.bulk.tensor.2d.shared::cluster.global",
                             "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group", "cp.async.bulk.wait_group.read 0"})
     EXPECT_NE(result.ptx.find(instr), std::string::npos) << instr << " missing from the PTX";

@@ -6,6 +6,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <random>
 #include <vector>
 
@@ -33,6 +34,14 @@ cudaError_t launch_cluster(void (*kernel)(Params...), dim3 grid, dim3 block, dim
   config.attrs = attribute;
   config.numAttrs = 1;
   return cudaLaunchKernelEx(&config, kernel, static_cast<Params>(args)...);
+}
+
+// Problem sizes of the streaming tests: `n`, or about n/8 (at least `floor`) when the device
+// script runs the test under compute-sanitizer (CUTE_DSL_SANITIZER_RUN=1), which is 10-100x slower.
+inline int sanitizer_scaled(int n, int floor = 8) {
+  const char* s = std::getenv("CUTE_DSL_SANITIZER_RUN");
+  if (s == nullptr || s[0] == '0') return n;
+  return n / 8 > floor ? n / 8 : floor;
 }
 
 // Random integers in [lo, hi] (exact sums on device and host).

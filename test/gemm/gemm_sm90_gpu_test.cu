@@ -34,7 +34,8 @@ void run_case(const Case& c, GemmSm90Config config) {
   const std::uint32_t seed = cute_dsl_test::test_seed();
   SCOPED_TRACE("M=" + std::to_string(c.m) + " N=" + std::to_string(c.n) + " K=" + std::to_string(c.k) +
                " L=" + std::to_string(c.l) + " config=" + std::to_string(config.tile_n) + "/" +
-               std::to_string(config.stages) + "/" + std::to_string(config.cluster_m) + " seed=" + std::to_string(seed));
+               std::to_string(config.stages) + "/" + std::to_string(config.cluster_m) +
+               (config.ping_pong ? " ping-pong" : "") + " seed=" + std::to_string(seed));
   const long long lda = c.k + c.pad, ldb = c.k + c.pad, ldd = c.n + c.pad;
   const long long sa = c.m * lda, sb = c.n * ldb, sd = c.m * ldd;
   const auto a_f = cute_dsl_test::random_vector<float>(sa * c.l, seed);

@@ -3,6 +3,7 @@
 // vector width and the block trip, with the default grid and a tiny one (grid-stride loop), and
 // with misaligned pointers (the scalar path). The output is poisoned (NaN) before each run and
 // guarded past its end: a skipped element or a write out of bounds fails.
+#include "cute_dsl/kernels/copy_bulk.hpp"
 #include "cute_dsl/kernels/elementwise.hpp"
 #include "cute_dsl/kernels/elementwise_launch.hpp"
 #include "kernel_test_support.cuh"
@@ -15,34 +16,58 @@ using namespace cute_dsl_kernels_test;
 // Sizes: empty, a single element, below one vector, ragged, exactly one block trip, ragged large.
 constexpr long long kSizes[] = {0, 1, 7, 255, 4096, 1000003, 256 * 4 * 8 * 3 + 5, (1 << 22) + 3};
 
-template <class T, class Op>
-struct Unary {
+// The default grid of the elementwise kernels (256 threads, Unroll 4, 16-byte vectors).
+template <class Kernel>
+struct ElementwiseGrid {
+  static unsigned default_grid(long long n) {
+    return static_cast<unsigned>(ck::elementwise_grid(n, {Kernel::V, 256, 4}, sm_count(), Kernel::blocks_per_sm()));
+  }
+};
+
+template <class T, class Op, class Access = ck::PlainAccess>
+struct Unary : ElementwiseGrid<Unary<T, Op, Access>> {
   static constexpr int V = static_cast<int>(16 / sizeof(T));
   static void run(T* out, const T* a, const T*, long long n, Op op, unsigned grid) {
-    ck::elementwise_unary_kernel<T, Op, V, 256, 4><<<grid, 256>>>(out, a, n, op);
+    ck::elementwise_unary_kernel<T, Op, V, 256, 4, Access><<<grid, 256>>>(out, a, n, op);
   }
   static T ref(T a, T, Op op) { return op(a); }
-  static int blocks_per_sm() { return occupancy(ck::elementwise_unary_kernel<T, Op, V, 256, 4>, 256); }
+  static int blocks_per_sm() { return occupancy(ck::elementwise_unary_kernel<T, Op, V, 256, 4, Access>, 256); }
 };
 
-template <class T, class Op>
-struct Binary {
+template <class T, class Op, class Access = ck::PlainAccess>
+struct Binary : ElementwiseGrid<Binary<T, Op, Access>> {
   static constexpr int V = static_cast<int>(16 / sizeof(T));
   static void run(T* out, const T* a, const T* b, long long n, Op op, unsigned grid) {
-    ck::elementwise_binary_kernel<T, Op, V, 256, 4><<<grid, 256>>>(out, a, b, n, op);
+    ck::elementwise_binary_kernel<T, Op, V, 256, 4, Access><<<grid, 256>>>(out, a, b, n, op);
   }
   static T ref(T a, T b, Op op) { return op(a, b); }
-  static int blocks_per_sm() { return occupancy(ck::elementwise_binary_kernel<T, Op, V, 256, 4>, 256); }
+  static int blocks_per_sm() { return occupancy(ck::elementwise_binary_kernel<T, Op, V, 256, 4, Access>, 256); }
 };
 
-template <class T>
-struct Copy {
+template <class T, class Access = ck::PlainAccess>
+struct Copy : ElementwiseGrid<Copy<T, Access>> {
   static constexpr int V = static_cast<int>(16 / sizeof(T));
   static void run(T* out, const T* a, const T*, long long n, ck::Identity, unsigned grid) {
-    ck::copy_kernel<T, V, 256, 4><<<grid, 256>>>(out, a, n);
+    ck::copy_kernel<T, V, 256, 4, Access><<<grid, 256>>>(out, a, n);
   }
   static T ref(T a, T, ck::Identity) { return a; }
-  static int blocks_per_sm() { return occupancy(ck::copy_kernel<T, V, 256, 4>, 256); }
+  static int blocks_per_sm() { return occupancy(ck::copy_kernel<T, V, 256, 4, Access>, 256); }
+};
+
+// The TMA bulk copy, 4 KiB chunks (so the test sizes span one to ~1000 chunks), 4 stages; the
+// default grid is persistent (resident blocks), the tiny-grid runs make each block walk many
+// chunks around the ring several times.
+template <class T>
+struct CopyBulk {
+  static constexpr int kChunk = 4096, kStages = 4;
+  static void run(T* out, const T* a, const T*, long long n, ck::Identity, unsigned grid) {
+    ck::copy_bulk_kernel<T, kChunk, kStages><<<grid, 32>>>(out, a, n);
+  }
+  static T ref(T a, T, ck::Identity) { return a; }
+  static unsigned default_grid(long long n) {
+    return static_cast<unsigned>(ck::bulk_copy_grid(n * static_cast<long long>(sizeof(T)), kChunk, sm_count(),
+                                                    occupancy(ck::copy_bulk_kernel<T, kChunk, kStages>, 32)));
+  }
 };
 
 // Runs Kernel over n elements starting `offset` elements into each buffer, with the default grid
@@ -60,10 +85,7 @@ void check(long long n, Op op, double tol, long long offset = 0, unsigned grid_o
   CUTE_DSL_TEST_CUDA(db.upload(b));
   CUTE_DSL_TEST_CUDA(dout.poison());
 
-  const unsigned grid = grid_override
-                            ? grid_override
-                            : static_cast<unsigned>(ck::elementwise_grid(n, {Kernel::V, 256, 4}, sm_count(),
-                                                                         Kernel::blocks_per_sm()));
+  const unsigned grid = grid_override ? grid_override : Kernel::default_grid(n);
   Kernel::run(dout.get() + offset, da.get() + offset, db.get() + offset, n, op, grid);
   CUTE_DSL_TEST_LAUNCHED();
 
@@ -120,6 +142,36 @@ TYPED_TEST(ElementwiseGpu, Gelu) {
 TYPED_TEST(ElementwiseGpu, Silu) {
   CUTE_DSL_REQUIRE_GPU(90);
   check_all<TypeParam, Unary<TypeParam, ck::Silu>>(ck::Silu{}, 4);
+}
+
+// The cache-hinted accesses (elementwise_access.hpp) change how bytes move, never which: exact.
+TYPED_TEST(ElementwiseGpu, CopyStreaming) {
+  CUTE_DSL_REQUIRE_GPU(90);
+  check_all<TypeParam, Copy<TypeParam, ck::StreamingAccess>>(ck::Identity{}, 0);
+}
+TYPED_TEST(ElementwiseGpu, CopyNoAllocate) {
+  CUTE_DSL_REQUIRE_GPU(90);
+  check_all<TypeParam, Copy<TypeParam, ck::NoAllocateAccess>>(ck::Identity{}, 0);
+}
+TYPED_TEST(ElementwiseGpu, CopyBulk) {
+  CUTE_DSL_REQUIRE_GPU(90);
+  check_all<TypeParam, CopyBulk<TypeParam>>(ck::Identity{}, 0);
+  // One chunk per block (the non-persistent grid the benchmark also times).
+  const long long n = (1 << 20) + 5;
+  check<TypeParam, CopyBulk<TypeParam>>(
+      n, ck::Identity{}, 0, 0,
+      static_cast<unsigned>(ck::bulk_copy_grid(n * static_cast<long long>(sizeof(TypeParam)), 4096, 0, 0)));
+}
+TYPED_TEST(ElementwiseGpu, AddStreaming) {
+  CUTE_DSL_REQUIRE_GPU(90);
+  check_all<TypeParam, Binary<TypeParam, ck::Add, ck::StreamingAccess>>(ck::Add{}, 0);
+}
+// tanh.approx.f32 against the host's tanhf: within 1e-3 absolute (|x| <= 1, so |gelu| < 1), plus
+// two epsilons of T for the output rounding.
+TYPED_TEST(ElementwiseGpu, GeluTanhApproxStreaming) {
+  CUTE_DSL_REQUIRE_GPU(90);
+  check_all<TypeParam, Unary<TypeParam, ck::GeluTanhApprox, ck::StreamingAccess>>(
+      ck::GeluTanhApprox{}, 1e-3 / epsilon<TypeParam>() + 2);
 }
 
 }  // namespace

@@ -1,8 +1,12 @@
 // The tiled transpose on the GPU: every element of random matrices, f32 / f16 / bf16 / f64, square
 // and ragged shapes (edge tiles in both directions, fewer rows than a tile, one column), two tile
-// configurations. A transpose moves bits: the result must be exact. Output poisoned and guarded.
+// configurations; the 16-byte-vector transpose (transpose_vectorized.hpp) for f32 with three
+// tile/thread shapes, on shapes that take its vector path (multiples of 4, edge tiles included)
+// and its per-element path (ragged shapes, pointers off 16 bytes). A transpose moves bits: the
+// result must be exact. Output poisoned and guarded.
 #include "cute_dsl/kernels/elementwise_launch.hpp"
 #include "cute_dsl/kernels/transpose.hpp"
+#include "cute_dsl/kernels/transpose_vectorized.hpp"
 #include "kernel_test_support.cuh"
 
 namespace {
@@ -15,26 +19,33 @@ struct Shape {
 };
 constexpr Shape kShapes[] = {{1, 1}, {32, 32}, {64, 64}, {33, 65}, {1000, 37}, {7, 3000}, {3000, 1}, {512, 1024}, {1031, 517}};
 
-template <class T, int Tile, int Rows>
-void check(Shape s) {
-  SCOPED_TRACE(testing::Message() << "rows=" << s.rows << " cols=" << s.cols << " tile=" << Tile << "x" << Rows);
+// The scalar tile transpose (Vectorized = false: Threads = Tile x Rows) or the 16-byte one
+// (Vectorized = true: Rows is its thread count).
+template <class T, int Tile, int Rows, bool Vectorized = false>
+void check(Shape s, long long offset = 0) {
+  SCOPED_TRACE(testing::Message() << "rows=" << s.rows << " cols=" << s.cols << " tile=" << Tile << "x" << Rows
+                                  << (Vectorized ? " vec4" : "") << " offset=" << offset);
   const std::uint32_t seed = cute_dsl_test::test_seed();
   SCOPED_TRACE(testing::Message() << "CUTE_DSL_TEST_SEED=" << seed);
   const long long n = s.rows * s.cols;
-  const auto in = random_values<T>(n, seed);
-  GuardedBuffer<T> din(n), dout(n);
+  const auto in = random_values<T>(n + offset, seed);
+  GuardedBuffer<T> din(n + offset), dout(n + offset);
   ASSERT_TRUE(din.ok() && dout.ok());
   CUTE_DSL_TEST_CUDA(din.upload(in));
   CUTE_DSL_TEST_CUDA(dout.poison());
   const unsigned grid = static_cast<unsigned>(ck::transpose_grid(s.rows, s.cols, Tile));
-  ck::transpose_kernel<T, Tile, Rows><<<grid, Tile * Rows>>>(dout.get(), din.get(), s.rows, s.cols);
+  if constexpr (Vectorized)
+    ck::transpose_vec4_kernel<T, Tile, Rows><<<grid, Rows>>>(dout.get() + offset, din.get() + offset, s.rows, s.cols);
+  else
+    ck::transpose_kernel<T, Tile, Rows><<<grid, Tile * Rows>>>(dout.get() + offset, din.get() + offset, s.rows, s.cols);
   CUTE_DSL_TEST_LAUNCHED();
   std::vector<T> out;
   CUTE_DSL_TEST_CUDA(dout.download(out));
+  for (long long i = 0; i < offset; ++i) EXPECT_TRUE(is_poison(out[i])) << "a write before the output, at " << i;
   long long bad = 0;
   for (long long r = 0; r < s.rows; ++r)
     for (long long c = 0; c < s.cols; ++c) {
-      const T got = out[c * s.rows + r], want = in[r * s.cols + c];
+      const T got = out[offset + c * s.rows + r], want = in[offset + r * s.cols + c];
       if (std::memcmp(&got, &want, sizeof(T)) != 0 && ++bad <= 5)
         ADD_FAILURE() << "out(" << c << "," << r << "): got " << to_double(got) << ", want " << to_double(want);
     }
@@ -54,6 +65,26 @@ TYPED_TEST(TransposeGpu, Tile32x8) {
 TYPED_TEST(TransposeGpu, Tile64x8) {
   CUTE_DSL_REQUIRE_GPU(90);
   for (Shape s : kShapes) check<TypeParam, 64, 8>(s);
+}
+
+// Multiples of 4 (the vector path) with edge tiles in one or both directions, fewer rows than a
+// tile, and a single 4 x 4 block.
+constexpr Shape kVec4Shapes[] = {{4, 4}, {64, 64}, {128, 256}, {36, 1000}, {1000, 36}, {132, 68}, {516, 1028}};
+
+TEST(TransposeVec4Gpu, VectorPath) {
+  CUTE_DSL_REQUIRE_GPU(90);
+  for (Shape s : kVec4Shapes) {
+    check<float, 64, 256, true>(s);
+    check<float, 64, 128, true>(s);
+    check<float, 32, 64, true>(s);
+  }
+}
+// Ragged shapes and misaligned pointers: the per-element path, still exact.
+TEST(TransposeVec4Gpu, ElementPath) {
+  CUTE_DSL_REQUIRE_GPU(90);
+  for (Shape s : kShapes) check<float, 64, 256, true>(s);
+  check<float, 64, 256, true>({512, 1024}, 1);
+  check<float, 32, 64, true>({132, 68}, 3);
 }
 
 }  // namespace

@@ -66,8 +66,10 @@ __global__ void __launch_bounds__(128) wgmma_kernel(T const* a, T const* b, floa
   for (int i = 0; i < int(size(tCrC)); ++i) tCgD(i) = tCrC(i);
 }
 
-template <class T, class Op, int N, GmmaLayoutType TypeA, GmmaLayoutType TypeB = TypeA>
-void run_wgmma() {
+// Random A (64 x K) and B (N x K), the output poisoned, one warpgroup running `kernel`, every
+// element of D compared with the f64 reference.
+template <class T, int N>
+void run_and_check(void (*kernel)(T const*, T const*, float*)) {
   CUTE_DSL_REQUIRE_GPU(90);
   const std::uint32_t seed = cute_dsl_test::test_seed();
   auto a = mma_test::random_values<T>(kM * kK, seed);
@@ -77,11 +79,51 @@ void run_wgmma() {
   CUTE_DSL_TEST_CUDA(da.upload(a));
   CUTE_DSL_TEST_CUDA(db.upload(b));
   CUTE_DSL_TEST_CUDA(dd.poison());
-  wgmma_kernel<T, Op, N, TypeA, TypeB><<<1, 128>>>(da.get(), db.get(), dd.get());
+  kernel<<<1, 128>>>(da.get(), db.get(), dd.get());
   CUTE_DSL_TEST_LAUNCHED();
   std::vector<float> d;
   CUTE_DSL_TEST_CUDA(dd.download(d));
   mma_test::expect_gemm_close(d, a, b, {}, kM, N, kK, mma_test::kRelF16, seed);
+}
+
+template <class T, class Op, int N, GmmaLayoutType TypeA, GmmaLayoutType TypeB = TypeA>
+void run_wgmma() {
+  run_and_check<T, N>(wgmma_kernel<T, Op, N, TypeA, TypeB>);
+}
+
+// The raw path a hand-written kernel takes (no TiledMMA): one descriptor per operand for the whole
+// 128B-swizzled K-major block, advanced by 32 bytes per k16 step; the accumulator written out
+// with the PTX figure's formula (warp w: rows 16w + g (+8), columns 8j + 2q (+1)).
+template <int N>
+__global__ void __launch_bounds__(128) wgmma_raw_kernel(__nv_bfloat16 const* a, __nv_bfloat16 const* b, float* d) {
+  __shared__ alignas(1024) __nv_bfloat16 sa[kM * kK];
+  __shared__ alignas(1024) __nv_bfloat16 sb[N * kK];
+  constexpr auto la = smem_block<__nv_bfloat16, GmmaMajor::K, GmmaLayoutType::sw128, kM>();
+  constexpr auto lb = smem_block<__nv_bfloat16, GmmaMajor::K, GmmaLayoutType::sw128, N>();
+  for (int i = int(threadIdx.x); i < kM * kK; i += 128) sa[la(make_coord(i / kK, i % kK))] = a[i];
+  for (int i = int(threadIdx.x); i < N * kK; i += 128) sb[lb(make_coord(i / kK, i % kK))] = b[i];
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+  __syncthreads();
+  unsigned long long da = make_gmma_desc<GmmaMajor::K>(&sa[0], la);
+  unsigned long long db = make_gmma_desc<GmmaMajor::K>(&sb[0], lb);
+  float acc[N / 2];
+  warpgroup_fence_operand(acc);
+  warpgroup_arrive();
+  for (int k = 0; k < kK / 16; ++k)
+    SM90_64xNx16_F32BF16BF16_SS<N>::fma(gmma_desc_advance(da, 32 * k), gmma_desc_advance(db, 32 * k), acc, k > 0 ? 1u : 0u);
+  warpgroup_commit_batch();
+  warpgroup_wait<0>();
+  warpgroup_fence_operand(acc);
+  int w = int(threadIdx.x) / 32, g = int(threadIdx.x) % 32 / 4, q = int(threadIdx.x) % 4;
+  for (int i = 0; i < N / 2; ++i) {
+    int row = 16 * w + g + ((i % 4) >= 2 ? 8 : 0), col = 8 * (i / 4) + 2 * q + (i % 2);
+    d[row * N + col] = acc[i];
+  }
+}
+
+template <int N>
+void run_wgmma_raw() {
+  run_and_check<__nv_bfloat16, N>(wgmma_raw_kernel<N>);
 }
 
 using bf16 = __nv_bfloat16;
@@ -93,6 +135,10 @@ constexpr auto kInterleave = GmmaLayoutType::interleave;
 constexpr auto kMN = GmmaMajor::MN;
 
 }  // namespace
+
+// Hand-written descriptors and K steps (what examples/gemm does), N = 64 and 192.
+TEST(Wgmma, RawDescriptorsBf16Sw128N64) { run_wgmma_raw<64>(); }
+TEST(Wgmma, RawDescriptorsBf16Sw128N192) { run_wgmma_raw<192>(); }
 
 // K-major 128B swizzle (the GEMM's layout) for N = 8, 64, 128, 256.
 TEST(Wgmma, SsBf16KMajorSw128N8) { run_wgmma<bf16, SM90_64xNx16_F32BF16BF16_SS<8>, 8, kSw128>(); }

@@ -56,7 +56,7 @@ __global__ void async_pipeline_kernel(const int* in, int* out, int tiles) {
 TEST(AsyncPipeline, ProducerAndConsumerWarps) {
   CUTE_DSL_REQUIRE_GPU(90);
   auto seed = cute_dsl_test::test_seed();
-  const int tiles = 777, blocks = 11;
+  const int tiles = cute_dsl_test::sanitizer_scaled(777), blocks = 11;
   auto in = cute_dsl_test::random_ints(static_cast<std::size_t>(tiles) * kTileInts, seed);
   cute_dsl_test::DeviceBuffer<int> d_in(in.size()), d_out(in.size());
   CUTE_DSL_TEST_CUDA(d_in.upload(in));

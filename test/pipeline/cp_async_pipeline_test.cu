@@ -58,7 +58,7 @@ __global__ void cp_async_stream_kernel(const int* in, int* out, int tiles) {
 template <int Stages>
 void run_stream() {
   auto seed = cute_dsl_test::test_seed();
-  const int tiles = 1531, blocks = 37;
+  const int tiles = cute_dsl_test::sanitizer_scaled(1531), blocks = 37;
   auto in = cute_dsl_test::random_ints(static_cast<std::size_t>(tiles) * kTileInts, seed, -100000, 100000);
   cute_dsl_test::DeviceBuffer<int> d_in(in.size()), d_out(in.size());
   CUTE_DSL_TEST_CUDA(d_in.upload(in));

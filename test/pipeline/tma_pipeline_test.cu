@@ -31,7 +31,9 @@ struct Shared {
 // Block b owns tiles b, b + gridDim.x, ...; per tile each consumer warp writes the sum of its
 // quarter to sums[tile * kConsumerWarps + warp], and copies the tile, plus the tile's number,
 // to `copy`. Within a cluster of `cluster_n` CTAs (1 = no cluster), the CTAs process the same
-// tiles: CTA r multicasts part r of each tile into every CTA; only CTA 0 writes the results.
+// tiles: CTA r multicasts part r of each tile into every CTA, and the results of quarter c are
+// written by the CTA with c % cluster_n == (rank + 1) % cluster_n, so that what is checked includes
+// parts that PEERS delivered into each CTA.
 __global__ void tma_pipeline_kernel(const int* src, int tiles, int* sums, int* copy, int cluster_n) {
   extern __shared__ __align__(128) unsigned char smem_raw[];
   Shared& smem = *reinterpret_cast<Shared*>(smem_raw);
@@ -79,22 +81,27 @@ __global__ void tma_pipeline_kernel(const int* src, int tiles, int* sums, int* c
       const int* buf = smem.tiles[state.index()];
       int sum = 0;
       const int quarter = kTileInts / kConsumerWarps;
+      const bool writer = c % cluster_n == static_cast<int>(rank + 1) % cluster_n;
       for (int i = lane; i < quarter; i += 32) {
         int v = buf[c * quarter + i];
         sum += v;
-        if (rank == 0) copy[static_cast<std::size_t>(tile) * kTileInts + c * quarter + i] = v + tile;
+        if (writer) copy[static_cast<std::size_t>(tile) * kTileInts + c * quarter + i] = v + tile;
       }
       sum = warp::all_reduce_sum(sum);
-      if (lane == 0 && rank == 0) sums[tile * kConsumerWarps + c] = sum;
+      if (lane == 0 && writer) sums[tile * kConsumerWarps + c] = sum;
       __syncwarp();
       if (lane == 0) pipe.consumer_release(state);
       ++state;
     }
   }
-  if (cluster_n > 1) cluster_sync();  // no CTA leaves while peers may still address it
+  if (cluster_n > 1) {  // no CTA leaves while peers may still address it
+    __syncwarp();        // the producer warp reconverged: barrier.cluster is .aligned
+    cluster_sync();
+  }
 }
 
 void run_tma_pipeline(int cluster_n, int blocks, int tiles) {
+  tiles = cute_dsl_test::sanitizer_scaled(tiles);
   auto seed = cute_dsl_test::test_seed();
   auto src = cute_dsl_test::random_ints(static_cast<std::size_t>(tiles) * kTileInts, seed);
   cute_dsl_test::DeviceBuffer<int> d_src(src.size()), d_copy(src.size()), d_sums(tiles * kConsumerWarps);

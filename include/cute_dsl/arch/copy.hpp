@@ -38,8 +38,15 @@ struct UniversalCopy {
   using DRegisters = D[1];
 
   CUTE_DSL_HOST_DEVICE static constexpr void copy(S const& src, D& dst) {
+#if defined(__CUDA_ARCH__)
+    // One typed load and store: the width the hardware moves in one instruction.
     if constexpr (is_same_v<S, D>) dst = src;
     else dst = __builtin_bit_cast(D, src);
+#else
+    // On the host the operands are often other types' bytes (float data copied as uint128_t):
+    // a byte copy keeps that free of strict-aliasing assumptions.
+    __builtin_memcpy(&dst, &src, sizeof(S));
+#endif
   }
 };
 

@@ -59,13 +59,20 @@ template <class Op, class SU, class DU, unsigned long... Si, unsigned long... Di
 CUTE_DSL_HOST_DEVICE void call_copy_op(SU const* s, DU* d, index_sequence<Si...>, index_sequence<Di...>) {
   Op::copy(s[Si]..., d[Di]...);
 }
+
+// Ops that take a predicate themselves (cp.async's zero-fill forms) instead of being skipped.
+template <class Op>
+CUTE_DSL_HOST_DEVICE constexpr bool has_zero_fill() {
+  if constexpr (requires { Op::zero_fill; }) return Op::zero_fill;
+  else return false;
+}
 }  // namespace detail
 
 // One instruction: src and dst are this thread's NumValSrc / NumValDst elements, from 1-D
 // indices src_index / dst_index on.
 template <class Op, class T, class SE, class SL, class Dst>
 CUTE_DSL_HOST_DEVICE void copy_atom_call(Copy_Atom<Op, T> const&, Tensor<SE, SL> const& src, Dst& dst, int src_index = 0,
-                                         int dst_index = 0) {
+                                         int dst_index = 0, bool valid = true) {
   using Atom = Copy_Atom<Op, T>;
   using SR = detail::reg_array<typename Op::SRegisters>;
   using DR = detail::reg_array<typename Op::DRegisters>;
@@ -75,7 +82,8 @@ CUTE_DSL_HOST_DEVICE void copy_atom_call(Copy_Atom<Op, T> const&, Tensor<SE, SL>
                 "copy(Copy_Atom): the instruction's destination registers must hold exactly NumValDst elements of T");
   auto* s = reinterpret_cast<typename SR::unit const*>(&src(src_index));
   auto* d = reinterpret_cast<typename DR::unit*>(&dst(dst_index));
-  detail::call_copy_op<Op>(s, d, make_index_sequence<SR::count>{}, make_index_sequence<DR::count>{});
+  if constexpr (detail::has_zero_fill<Op>()) Op::copy(*s, *d, valid);
+  else if (valid) detail::call_copy_op<Op>(s, d, make_index_sequence<SR::count>{}, make_index_sequence<DR::count>{});
 }
 
 // This thread's share, one instruction per group of NumValSrc source elements. dst may be a
@@ -91,6 +99,19 @@ CUTE_DSL_HOST_DEVICE void copy(Copy_Atom<Op, T> const& atom, Tensor<SE, SL> cons
                 "copy(Copy_Atom): the destination values of one instruction must be contiguous (a group of NumValDst)");
   const int calls = int(size(src)) / Atom::NumValSrc;
   for (int k = 0; k < calls; ++k) copy_atom_call(atom, src, dst, k * Atom::NumValSrc, k * Atom::NumValDst);
+}
+
+// Predicated: group k (source elements k*NumValSrc ...) moves only where pred(k*NumValSrc) is true;
+// pred is a bool tensor indexed like src (e.g. the same partition of an identity tensor compared
+// with the bounds) or anything callable as pred(i). A zero-fill op (SM80_CP_ASYNC_*_ZFILL) writes
+// zeros where pred is false; any other op leaves the destination untouched there.
+template <class Op, class T, class Pred, class SE, class SL, class Dst>
+  requires is_tensor_v<Dst>
+CUTE_DSL_HOST_DEVICE void copy_if(Copy_Atom<Op, T> const& atom, Pred const& pred, Tensor<SE, SL> const& src, Dst&& dst) {
+  using Atom = Copy_Atom<Op, T>;
+  const int calls = int(size(src)) / Atom::NumValSrc;
+  for (int k = 0; k < calls; ++k)
+    copy_atom_call(atom, src, dst, k * Atom::NumValSrc, k * Atom::NumValDst, bool(pred(k * Atom::NumValSrc)));
 }
 
 }  // namespace cute_dsl

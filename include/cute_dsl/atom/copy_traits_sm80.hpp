@@ -9,5 +9,7 @@ namespace cute_dsl {
 
 template <class S, class D> struct Copy_Traits<SM80_CP_ASYNC_CACHEALWAYS<S, D>> : Copy_Traits<UniversalCopy<S, D>> {};
 template <class S, class D> struct Copy_Traits<SM80_CP_ASYNC_CACHEGLOBAL<S, D>> : Copy_Traits<UniversalCopy<S, D>> {};
+template <class S, class D> struct Copy_Traits<SM80_CP_ASYNC_CACHEALWAYS_ZFILL<S, D>> : Copy_Traits<UniversalCopy<S, D>> {};
+template <class S, class D> struct Copy_Traits<SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<S, D>> : Copy_Traits<UniversalCopy<S, D>> {};
 
 }  // namespace cute_dsl

@@ -185,5 +185,10 @@ template <class Atom, class LTV, class Tl, class SE, class SL, class Dst>
 CUTE_DSL_HOST_DEVICE void copy(TiledCopy<Atom, LTV, Tl> const& tc, Tensor<SE, SL> const& src, Dst&& dst) {
   copy(static_cast<Atom const&>(tc), src, dst);
 }
+template <class Atom, class LTV, class Tl, class Pred, class SE, class SL, class Dst>
+  requires is_tensor_v<Dst>
+CUTE_DSL_HOST_DEVICE void copy_if(TiledCopy<Atom, LTV, Tl> const& tc, Pred const& pred, Tensor<SE, SL> const& src, Dst&& dst) {
+  copy_if(static_cast<Atom const&>(tc), pred, src, dst);
+}
 
 }  // namespace cute_dsl

@@ -1,13 +1,15 @@
 // Bandwidth-bound elementwise kernels: out[i] = op(a[i]) and out[i] = op(a[i], b[i]), and copy.
 //
-//   elementwise_unary_kernel <T, Op, V, Threads, Unroll><<<grid, Threads>>>(out, a, n, op)
-//   elementwise_binary_kernel<T, Op, V, Threads, Unroll><<<grid, Threads>>>(out, a, b, n, op)
-//   copy_kernel              <T,     V, Threads, Unroll><<<grid, Threads>>>(out, a, n)
+//   elementwise_unary_kernel <T, Op, V, Threads, Unroll[, Access]><<<grid, Threads>>>(out, a, n, op)
+//   elementwise_binary_kernel<T, Op, V, Threads, Unroll[, Access]><<<grid, Threads>>>(out, a, b, n, op)
+//   copy_kernel              <T,     V, Threads, Unroll[, Access]><<<grid, Threads>>>(out, a, n)
 //
 // T: element type; Op: a functor (elementwise_ops.hpp, or any trivially copyable one);
 // V: elements per vector access (16 / sizeof(T) gives 16-byte LDG.128/STG.128);
 // Threads: block size (also __launch_bounds__); Unroll: vectors each thread loads before it
-// computes and stores (independent loads in flight). Grid: elementwise_launch.hpp.
+// computes and stores (independent loads in flight); Access: how vectors are loaded and stored
+// (elementwise_access.hpp: PlainAccess by default, StreamingAccess with cache hints).
+// Grid: elementwise_launch.hpp.
 // The same template compiles with nvcc (#include, compile-time arguments) and through the JIT
 // (KernelSpec{header "cute_dsl/kernels/elementwise.hpp", kernel
 // "cute_dsl::kernels::elementwise_binary_kernel", targs "f32, type:cute_dsl::kernels::Add, 4, 256, 4"}).
@@ -19,6 +21,7 @@
 #pragma once
 
 #include "cute_dsl/config.hpp"
+#include "cute_dsl/kernels/elementwise_access.hpp"
 #include "cute_dsl/kernels/elementwise_ops.hpp"
 
 #if defined(__CUDACC__) || defined(__CUDACC_RTC__)  // kernels only where a CUDA compiler reads this
@@ -39,7 +42,7 @@ CUTE_DSL_DEVICE inline bool is_vector_aligned(const void* p) {
 }
 
 // The one loop behind every elementwise kernel; `b` is unused (may be null) when Arity == 1.
-template <int Arity, class T, class Op, int V, int Threads, int Unroll>
+template <int Arity, class T, class Op, int V, int Threads, int Unroll, class Access>
 CUTE_DSL_DEVICE inline void elementwise_apply(T* out, const T* a, const T* b, long long n, const Op& op) {
   static_assert(Arity == 1 || Arity == 2, "elementwise_apply: unary or binary functors only");
   static_assert(V >= 1 && (V & (V - 1)) == 0, "elementwise: the vector width V must be a power of two");
@@ -73,8 +76,8 @@ CUTE_DSL_DEVICE inline void elementwise_apply(T* out, const T* a, const T* b, lo
     for (int u = 0; u < Unroll; ++u) {
       const long long i = base + static_cast<long long>(u) * Threads;
       if (i < nvec) {
-        x[u] = va[i];
-        if constexpr (Arity == 2) y[u] = vb[i];
+        x[u] = Access::load(va + i);
+        if constexpr (Arity == 2) y[u] = Access::load(vb + i);
       }
     }
 #pragma unroll
@@ -87,7 +90,7 @@ CUTE_DSL_DEVICE inline void elementwise_apply(T* out, const T* a, const T* b, lo
           if constexpr (Arity == 1) r.v[e] = op(x[u].v[e]);
           else r.v[e] = op(x[u].v[e], y[u].v[e]);
         }
-        vout[i] = r;
+        Access::store(vout + i, r);
       }
     }
   }
@@ -101,24 +104,24 @@ CUTE_DSL_DEVICE inline void elementwise_apply(T* out, const T* a, const T* b, lo
 
 }  // namespace detail
 
-template <class T, class Op, int V, int Threads, int Unroll>
+template <class T, class Op, int V, int Threads, int Unroll, class Access = PlainAccess>
 __global__ void __launch_bounds__(Threads)
 elementwise_unary_kernel(T* __restrict__ out, const T* __restrict__ a, long long n, Op op) {
-  detail::elementwise_apply<1, T, Op, V, Threads, Unroll>(out, a, nullptr, n, op);
+  detail::elementwise_apply<1, T, Op, V, Threads, Unroll, Access>(out, a, nullptr, n, op);
 }
 
-template <class T, class Op, int V, int Threads, int Unroll>
+template <class T, class Op, int V, int Threads, int Unroll, class Access = PlainAccess>
 __global__ void __launch_bounds__(Threads)
 elementwise_binary_kernel(T* __restrict__ out, const T* __restrict__ a, const T* __restrict__ b, long long n, Op op) {
-  detail::elementwise_apply<2, T, Op, V, Threads, Unroll>(out, a, b, n, op);
+  detail::elementwise_apply<2, T, Op, V, Threads, Unroll, Access>(out, a, b, n, op);
 }
 
 // Copy: the unary kernel with Identity, under its own name (what the benchmarks compare with
 // cudaMemcpy).
-template <class T, int V, int Threads, int Unroll>
+template <class T, int V, int Threads, int Unroll, class Access = PlainAccess>
 __global__ void __launch_bounds__(Threads)
 copy_kernel(T* __restrict__ out, const T* __restrict__ a, long long n) {
-  detail::elementwise_apply<1, T, Identity, V, Threads, Unroll>(out, a, nullptr, n, Identity{});
+  detail::elementwise_apply<1, T, Identity, V, Threads, Unroll, Access>(out, a, nullptr, n, Identity{});
 }
 
 }  // namespace cute_dsl::kernels

@@ -48,7 +48,19 @@ CUTE_DSL_HOST_DEVICE constexpr long long elementwise_grid(long long n, Elementwi
   return blocks > 0 ? blocks : 1;
 }
 
-// Grid for the tiled transpose of a rows x cols matrix: one block per Tile x Tile tile.
+// Grid for copy_bulk_kernel (copy_bulk.hpp) over `bytes` bytes in chunks of `chunk_bytes`: one
+// chunk per block, capped at `sm_count * blocks_per_sm` resident blocks (each then walks several
+// chunks); blocks_per_sm == 0 means no cap (a non-persistent grid). Never 0.
+CUTE_DSL_HOST_DEVICE constexpr long long bulk_copy_grid(long long bytes, int chunk_bytes, int sm_count,
+                                                        int blocks_per_sm) {
+  long long blocks = (bytes + chunk_bytes - 1) / chunk_bytes;
+  const long long cap = static_cast<long long>(sm_count) * blocks_per_sm;
+  if (blocks_per_sm > 0 && blocks > cap) blocks = cap;
+  return blocks > 0 ? blocks : 1;
+}
+
+// Grid for the tiled transposes (transpose.hpp, transpose_vectorized.hpp) of a rows x cols
+// matrix: one block per Tile x Tile tile.
 CUTE_DSL_HOST_DEVICE constexpr long long transpose_grid(long long rows, long long cols, int tile) {
   const long long blocks = ((rows + tile - 1) / tile) * ((cols + tile - 1) / tile);
   return blocks > 0 ? blocks : 1;

@@ -6,7 +6,9 @@
 //   warpgroup 0, the PRODUCER: one thread issues TMA loads of A and B tiles into a ring of
 //     `Stages` shared-memory buffers; the other 127 threads idle. It gives up registers.
 //   warpgroups 1 and 2, the CONSUMERS: each multiplies 64 rows of the 128 x TileN tile with wgmma
-//     (f32 accumulators in registers, TileN/2 per thread), then runs the epilogue.
+//     (f32 accumulators in registers, TileN/2 per thread), then runs the epilogue. PingPong
+//     variant instead: each consumer takes every other tile whole (128 x TileN, TileN <= 128),
+//     their K loops alternate, and one's epilogue overlaps the other's K loop.
 // The ring is synchronised by two mbarriers per stage:
 //   full[s]  the producer arms it with the stage's byte count; TMA completes it when the bytes
 //            have landed. Consumers wait on it.
@@ -95,6 +97,7 @@ struct SharedStorage {
   alignas(1024) cuda::std::uint8_t a[Stages][kABytes];
   alignas(1024) cuda::std::uint8_t b[Stages][kBBytes];
   pipeline::PipelineStorage<Stages> barriers;  // full[s] / empty[s] of the ring
+  cuda::std::uint64_t turn[2];                 // ping-pong: "consumer w may start its next K loop"
 };
 
 // Bytes of dynamic shared memory to request: the storage plus slack to align it to 1024 bytes
@@ -109,18 +112,64 @@ CUTE_DSL_DEVICE inline cuda::std::uint64_t sw128_kmajor_desc(const void* smem) {
   return GmmaDescriptor{smem_address(smem), 16, 1024, 0, GmmaLayoutType::sw128}.encode();
 }
 
+// One tile's K loop for one consumer warpgroup: acc[h] += (64 rows of A starting at row block
+// first_block + h) * B^T over every k-block, reading the ring's stages in order. One batch of
+// wgmma stays in flight; the stage before it is released (by `releaser`, one thread of the
+// warpgroup) as soon as its batch has completed.
+template <class Mma, int Blocks, int TileN, class Ring, class State, class Storage>
+CUTE_DSL_DEVICE void consume_k_loop(const Ring& ring, State& state, Storage& smem, int first_block, int k_tiles,
+                                    float (&acc)[Blocks][TileN / 2], bool releaser) {
+#pragma unroll
+  for (int h = 0; h < Blocks; ++h) {
+#pragma unroll
+    for (int i = 0; i < TileN / 2; ++i) acc[h][i] = 0.f;
+    warpgroup_fence_operand(acc[h]);
+  }
+  State reading = state;  // the oldest stage whose wgmma may still be reading it
+  for (int kt = 0; kt < k_tiles; ++kt, ++state) {
+    ring.consumer_wait(state);
+    const int s = int(state.index());
+    const cuda::std::uint64_t desc_b = sw128_kmajor_desc(smem.b[s]);
+    warpgroup_arrive();
+#pragma unroll
+    for (int kk = 0; kk < kTileK / 16; ++kk) {  // k16 steps of 32 bytes through the 128-byte rows
+#pragma unroll
+      for (int h = 0; h < Blocks; ++h) {
+        const cuda::std::uint64_t desc_a = sw128_kmajor_desc(smem.a[s] + (first_block + h) * 64 * 128);
+        Mma::fma(gmma_desc_advance(desc_a, 32 * kk), gmma_desc_advance(desc_b, 32 * kk), acc[h]);
+      }
+    }
+    warpgroup_commit_batch();
+    // Keep this batch in flight; the one before it has finished reading its stage.
+    warpgroup_wait<1>();
+#pragma unroll
+    for (int h = 0; h < Blocks; ++h) warpgroup_fence_operand(acc[h]);
+    if (kt > 0) {
+      if (releaser) ring.consumer_release(reading);
+      ++reading;
+    }
+  }
+  warpgroup_wait<0>();
+#pragma unroll
+  for (int h = 0; h < Blocks; ++h) warpgroup_fence_operand(acc[h]);
+  if (k_tiles > 0 && releaser) ring.consumer_release(reading);
+}
+
 }  // namespace gemm_sm90_impl
 
 // TA: the input type (__nv_bfloat16 or __half) of A and B; TD: the output type (float,
 // __nv_bfloat16 or __half); TileN in {64, 128, 192, 256} columns per CTA; Stages in the ring;
-// ClusterM CTAs per cluster along M (1 or 2), launched with that cluster shape.
-template <class TA, class TD, int TileN, int Stages, int ClusterM>
+// ClusterM CTAs per cluster along M (1 or 2), launched with that cluster shape. PingPong: the
+// two consumer warpgroups take turns on whole 128 x TileN tiles (one's epilogue overlaps the
+// other's K loop) instead of sharing each tile (cooperative, 64 rows each).
+template <class TA, class TD, int TileN, int Stages, int ClusterM, bool PingPong = false>
 __global__ void __launch_bounds__(gemm_sm90_impl::kThreads, 1) gemm_sm90_kernel(const __grid_constant__ GemmSm90Params<TD> p) {
   using namespace gemm_sm90_impl;
   static_assert(is_bf16<TA> || is_f16<TA>, "gemm_sm90_kernel: A and B must be __nv_bfloat16 or __half");
   static_assert(TileN % 64 == 0 && TileN >= 64 && TileN <= 256, "gemm_sm90_kernel: TileN must be 64, 128, 192 or 256");
   static_assert(Stages >= 2, "gemm_sm90_kernel: the ring needs at least 2 stages");
   static_assert(ClusterM == 1 || ClusterM == 2, "gemm_sm90_kernel: clusters of 1 or 2 CTAs along M");
+  static_assert(!PingPong || TileN <= 128, "gemm_sm90_kernel: a ping-pong warpgroup holds 128 x TileN accumulators: TileN <= 128");
   static_assert((TileN / ClusterM) % 8 == 0, "gemm_sm90_kernel: each CTA's multicast slice of B must be whole 8-row swizzle atoms");
   using Storage = SharedStorage<TileN, Stages>;
   using Mma = SM90_64xNx16_F32_SS<TileN, is_bf16<TA> ? GmmaInput::bf16 : GmmaInput::f16>;
@@ -138,11 +187,15 @@ __global__ void __launch_bounds__(gemm_sm90_impl::kThreads, 1) gemm_sm90_kernel(
   // warpgroup releases stage s to every CTA of the cluster (their producers write into it).
   pipeline::TmaPipelineParams ring_params;
   ring_params.transaction_bytes = kStageBytes;
-  ring_params.consumer_arrivals = 2;
+  ring_params.consumer_arrivals = PingPong ? 1 : 2;  // warpgroups that read each stage
   ring_params.release_mask = ClusterM == 1 ? 0 : (1u << ClusterM) - 1;
   using Ring = pipeline::TmaPipeline<Stages>;
   if (threadIdx.x == 0) {
     Ring::init(smem.barriers, ring_params);
+    if constexpr (PingPong) {
+      arch::mbarrier_init(&smem.turn[0], 128);  // every thread of the other consumer arrives
+      arch::mbarrier_init(&smem.turn[1], 128);
+    }
     // Publishes the inits beyond this thread's generic view: to peers that arrive or multicast
     // on them, and to the TMA unit's complete_tx (also for a cluster of 1).
     arch::fence_barrier_init();
@@ -184,38 +237,35 @@ __global__ void __launch_bounds__(gemm_sm90_impl::kThreads, 1) gemm_sm90_kernel(
   } else {
     // ---- consumers -----------------------------------------------------------------------------
     arch::setmaxnreg_inc<kConsumerRegisters>();
-    const int consumer = warpgroup - 1;  // which 64 rows of the tile
+    const int consumer = warpgroup - 1;
+    constexpr int kBlocks = PingPong ? 2 : 1;  // 64-row blocks of the tile this warpgroup computes
     auto state = pipeline::make_consumer_start_state<Stages>();
-    for (int t = first; t < tiles; t += step) {
-      const GemmTile tile = scheduler.tile(t, cta_rank);
-      float acc[TileN / 2];
-#pragma unroll
-      for (int i = 0; i < TileN / 2; ++i) acc[i] = 0.f;
-      warpgroup_fence_operand(acc);
-      auto reading = state;  // the oldest stage whose wgmma may still be reading it
-      for (int kt = 0; kt < k_tiles; ++kt, ++state) {
-        ring.consumer_wait(state);
-        const int s = int(state.index());
-        const cuda::std::uint64_t desc_a = sw128_kmajor_desc(smem.a[s] + consumer * 64 * 128);
-        const cuda::std::uint64_t desc_b = sw128_kmajor_desc(smem.b[s]);
-        warpgroup_arrive();
-#pragma unroll
-        for (int kk = 0; kk < kTileK / 16; ++kk)  // k16 steps of 32 bytes through the 128-byte rows
-          Mma::fma(gmma_desc_advance(desc_a, 32 * kk), gmma_desc_advance(desc_b, 32 * kk), acc);
-        warpgroup_commit_batch();
-        // Keep this batch in flight; the one before it has finished reading its stage.
-        warpgroup_wait<1>();
-        warpgroup_fence_operand(acc);
-        if (kt > 0) {
-          if (thread_in_wg == 0) ring.consumer_release(reading);
-          ++reading;
-        }
+    int turn = 0, my_tiles = 0;
+    for (int t = first; t < tiles; t += step, ++turn) {
+      if (PingPong && turn % 2 != consumer) {  // the other warpgroup's tile: skip its stages
+        state.advance(k_tiles);
+        continue;
       }
-      warpgroup_wait<0>();
-      warpgroup_fence_operand(acc);
-      if (k_tiles > 0 && thread_in_wg == 0) ring.consumer_release(reading);
-      gemm_store_accumulators<TD, TileN>(acc, p.epilogue, tile.m_block + consumer * 64, tile.n_block, tile.batch,
-                                         thread_in_wg);
+      // Ping-pong: K loops strictly alternate between the two consumers. Besides overlapping one's
+      // epilogue with the other's K loop, this keeps every stage's barrier at most one phase
+      // behind the phase a consumer waits for, which a parity wait needs (a consumer that jumped
+      // k_tiles stages ahead would otherwise mistake an older phase for its own).
+      if constexpr (PingPong) {
+        const int waits_before = consumer == 1 ? my_tiles : my_tiles - 1;  // consumer 0 starts free
+        if (waits_before >= 0) arch::mbarrier_wait(&smem.turn[consumer], cuda::std::uint32_t(waits_before & 1));
+      }
+      const GemmTile tile = scheduler.tile(t, cta_rank);
+      const int first_block = PingPong ? 0 : consumer;  // cooperative: this warpgroup's 64 rows
+      float acc[kBlocks][TileN / 2];
+      consume_k_loop<Mma, kBlocks, TileN>(ring, state, smem, first_block, k_tiles, acc, thread_in_wg == 0);
+      if constexpr (PingPong) {
+        arch::mbarrier_arrive(&smem.turn[1 - consumer]);  // the other consumer's K loop may start
+        ++my_tiles;
+      }
+#pragma unroll
+      for (int h = 0; h < kBlocks; ++h)
+        gemm_store_accumulators<TD, TileN>(acc[h], p.epilogue, tile.m_block + (first_block + h) * 64, tile.n_block,
+                                           tile.batch, thread_in_wg);
     }
   }
   // Peers may still arrive on my barriers or multicast into my ring: stay until they are done.

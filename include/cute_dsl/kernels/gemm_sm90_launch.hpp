@@ -32,6 +32,7 @@ struct GemmSm90Config {
   int tile_n = 0;  // 0: let the heuristic choose
   int stages = 0;
   int cluster_m = 0;
+  bool ping_pong = false;  // consumer warpgroups alternate whole tiles (gemm_sm90.hpp)
 };
 
 template <class TA, class TD>
@@ -51,7 +52,7 @@ struct GemmSm90Arguments {
 // The variants this launcher instantiates. Every one uses 192 KiB of ring (TileN x stages
 // traded against each other) out of the 227 KiB an H100/H200 CTA may have.
 inline constexpr GemmSm90Config kGemmSm90Configs[] = {
-    {256, 4, 2}, {256, 4, 1}, {128, 6, 2}, {128, 6, 1}, {64, 8, 1}};
+    {256, 4, 2}, {256, 4, 1}, {128, 6, 2}, {128, 6, 1}, {64, 8, 1}, {128, 6, 2, true}};
 
 // Picks the variant with the smallest estimated time: waves of tiles over the SMs, each wave
 // costing its tile width divided by how close narrower tiles get to the 128 x 256 tile's speed
@@ -121,9 +122,9 @@ GemmTensorMap gemm_operand_map(const TA* p, int rows, int k, int l, long long ld
   return out;
 }
 
-template <class TA, class TD, int TileN, int Stages, int ClusterM>
+template <class TA, class TD, int TileN, int Stages, int ClusterM, bool PingPong = false>
 cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t stream) {
-  auto* kernel = &gemm_sm90_kernel<TA, TD, TileN, Stages, ClusterM>;
+  auto* kernel = &gemm_sm90_kernel<TA, TD, TileN, Stages, ClusterM, PingPong>;
   constexpr int kSmem = gemm_sm90_impl::shared_bytes<TileN, Stages>;
   static const cudaError_t attr_err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem);
   if (attr_err != cudaSuccess) return attr_err;
@@ -185,13 +186,14 @@ cudaError_t gemm_sm90(const GemmSm90Arguments<TA, TD>& args, cudaStream_t stream
     }();
     config = gemm_sm90_heuristic(args.shape, sm_count);
   }
-  const int key = config.tile_n * 100 + config.stages * 10 + config.cluster_m;
+  const int key = (config.ping_pong ? 100000 : 0) + config.tile_n * 100 + config.stages * 10 + config.cluster_m;
   switch (key) {
     case 25642: return detail::gemm_sm90_launch<TA, TD, 256, 4, 2>(args, stream);
     case 25641: return detail::gemm_sm90_launch<TA, TD, 256, 4, 1>(args, stream);
     case 12862: return detail::gemm_sm90_launch<TA, TD, 128, 6, 2>(args, stream);
     case 12861: return detail::gemm_sm90_launch<TA, TD, 128, 6, 1>(args, stream);
     case 6481: return detail::gemm_sm90_launch<TA, TD, 64, 8, 1>(args, stream);
+    case 112862: return detail::gemm_sm90_launch<TA, TD, 128, 6, 2, true>(args, stream);
     default: return cudaErrorInvalidValue;
   }
 }

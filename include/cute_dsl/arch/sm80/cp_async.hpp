@@ -45,6 +45,7 @@ template <bool CacheGlobal, bool ZeroFill, class S, class D>
 struct CpAsyncOp {
   using SRegisters = S[1];
   using DRegisters = D[1];
+  static constexpr bool zero_fill = ZeroFill;  // copy_if(atom, ...) passes its predicate instead of skipping
   static_assert(sizeof(S) == sizeof(D), "SM80_CP_ASYNC_*: source and destination units must have the same size");
 #if defined(__CUDACC__) || defined(__CUDACC_RTC__)
   // One S from global to one D in shared memory; with ZeroFill, copy(src, dst, false) writes

@@ -139,11 +139,17 @@ CUTE_DSL_HOST_DEVICE constexpr unsigned long long make_gmma_desc(unsigned smem_b
   return detail::gmma_desc_fields<T, Major, GmmaLayoutType::interleave>(smem_base, block).encode();
 }
 
-// From a generic pointer to shared memory (device code only).
-#if defined(__CUDA_ARCH__)
+// From a generic pointer to shared memory (device code only; declared in nvcc's host pass too,
+// where device function bodies are parsed but never run).
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
 template <GmmaMajor Major, class T, class BlockLayout>
 CUTE_DSL_DEVICE unsigned long long make_gmma_desc(T const* smem_ptr, BlockLayout const& block) {
+#  if defined(__CUDA_ARCH__)
   return make_gmma_desc<Major, T>(static_cast<unsigned>(__cvta_generic_to_shared(smem_ptr)), block);
+#  else
+  (void)smem_ptr, (void)block;
+  return 0;
+#  endif
 }
 #endif
 

@@ -98,10 +98,13 @@ class KernelCache {
   mutable std::shared_mutex mutex_;
   struct MemoryEntry {
     std::shared_ptr<const CompiledKernel> kernel;
-    KernelSpec bulk;  // only `source` and the headers' contents are kept: what a hit compares
+    // Only `source` and the headers' contents are kept: what a hit compares. Shared by every
+    // entry with the same text (one copy of a header for all its instantiations).
+    std::shared_ptr<const KernelSpec> bulk;
     Hash128 bulk_hash;  // of the same, for prepared lookups
   };
   std::unordered_map<Hash128, MemoryEntry, Hash128Hasher> memory_;
+  std::unordered_map<Hash128, std::shared_ptr<const KernelSpec>, Hash128Hasher> bulk_texts_;
   void enforce_size_cap(const std::string& keep);
   std::atomic<std::uint64_t> memory_hits_{0}, disk_hits_{0}, misses_{0}, disk_writes_{0}, damaged_{0}, evicted_{0};
 };
