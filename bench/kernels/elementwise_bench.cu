@@ -3,14 +3,25 @@
 // manual time: each iteration is one run timed with CUDA events after an L2 flush
 // (bench/support/cuda_timer.hpp); counters give the median over the iterations.
 //
-// Sizes are bytes per buffer, 1 MiB .. 2 GiB. GB/s counts bytes read + written (copy 2x, add 3x),
-// as the anchors do (docs/design/kernels.md). Without a GPU every benchmark skips with the reason.
+// Sizes are bytes per buffer: 1 MiB .. 2 GiB for the defaults and the references, 256 MiB and
+// 2 GiB for the candidates of the sweep. GB/s counts bytes read + written (copy 2x, add 3x), as
+// the anchors do (docs/design/kernels.md). Without a GPU every benchmark skips with the reason.
+//
+// Benchmark names: "<op> <dtype> <variant>", variant = <threads>x<unroll> (vectors per thread per
+// trip), the access policy (plain | stream | noalloc: elementwise_access.hpp) and the grid
+// (resident: capped at the blocks the GPU holds, grid-stride; onetrip: one block per trip, no
+// cap); bulk <chunk>x<stages> for the TMA copy; transpose vec4 <tile>/<threads>. After the run a
+// summary prints each family's GB/s and its ratio to cudaMemcpy D2D of the same buffer size, and
+// the best of each op (the candidates for the defaults).
 //
 //   elementwise_bench --benchmark_out=results.json --benchmark_out_format=json
+//   elementwise_bench --benchmark_filter='/(268435456|2147483648)/'   # the sweep sizes only
 //   python3 bench/plot.py results.json -o plot.png
+#include "cute_dsl/kernels/copy_bulk.hpp"
 #include "cute_dsl/kernels/elementwise.hpp"
 #include "cute_dsl/kernels/elementwise_launch.hpp"
 #include "cute_dsl/kernels/transpose.hpp"
+#include "cute_dsl/kernels/transpose_vectorized.hpp"
 
 #include "cublas_ref.hpp"
 #include "cuda_timer.hpp"
@@ -20,7 +31,12 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <algorithm>
+#include <cstdio>
+#include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace {
 
@@ -85,12 +101,16 @@ bool skip_without_gpu(benchmark::State& state) {
   return true;
 }
 
-// Grid for an elementwise kernel: one trip per block, capped at the blocks the GPU holds at once
-// (from the occupancy calculator, which knows the kernel's registers).
+// Grid for an elementwise kernel. Resident: one trip per block, capped at the blocks the GPU
+// holds at once (from the occupancy calculator, which knows the kernel's registers), each block
+// then loops. OneTrip: no cap, every block does one trip and exits (a non-persistent grid).
+enum class Grid { Resident, OneTrip };
+
 template <class Kernel>
-unsigned grid_for(Kernel kernel, long long n, ck::ElementwiseShape shape) {
+unsigned grid_for(Kernel kernel, long long n, ck::ElementwiseShape shape, Grid mode = Grid::Resident) {
   int per_sm = 0;
   CUTE_DSL_BENCH_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, shape.threads, 0));
+  if (mode == Grid::OneTrip) per_sm = 1 << 20;  // a cap no size reaches
   return static_cast<unsigned>(ck::elementwise_grid(n, shape, context().gpu.sm_count, per_sm));
 }
 
@@ -99,14 +119,28 @@ constexpr int kVec = static_cast<int>(16 / sizeof(T));
 
 // ---- copy ---------------------------------------------------------------------------------------
 
-template <class T, int Threads, int Unroll>
+template <class T, int Threads, int Unroll, class Access, Grid Mode>
 void BM_Copy(benchmark::State& state) {
   if (skip_without_gpu(state)) return;
   const long long n = state.range(0) / static_cast<long long>(sizeof(T));
   Buffer<T> in(n, 1), out(n, 2);
-  auto kernel = ck::copy_kernel<T, kVec<T>, Threads, Unroll>;
-  const unsigned grid = grid_for(kernel, n, {kVec<T>, Threads, Unroll});
+  auto kernel = ck::copy_kernel<T, kVec<T>, Threads, Unroll, Access>;
+  const unsigned grid = grid_for(kernel, n, {kVec<T>, Threads, Unroll}, Mode);
   measure(state, 2.0 * n * sizeof(T), [&](cudaStream_t s) { kernel<<<grid, Threads, 0, s>>>(out.p, in.p, n); });
+}
+
+// The TMA bulk copy (copy_bulk.hpp): resident blocks walking chunks, or one chunk per block.
+template <int Chunk, int Stages, Grid Mode>
+void BM_CopyBulk(benchmark::State& state) {
+  if (skip_without_gpu(state)) return;
+  const long long bytes = state.range(0);
+  Buffer<float> in(bytes / 4, 1), out(bytes / 4, 2);
+  auto kernel = ck::copy_bulk_kernel<float, Chunk, Stages>;
+  int per_sm = 0;
+  CUTE_DSL_BENCH_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, 32, 0));
+  const unsigned grid = static_cast<unsigned>(
+      ck::bulk_copy_grid(bytes, Chunk, context().gpu.sm_count, Mode == Grid::Resident ? per_sm : 0));
+  measure(state, 2.0 * bytes, [&](cudaStream_t s) { kernel<<<grid, 32, 0, s>>>(out.p, in.p, bytes / 4); });
 }
 
 void BM_Memcpy(benchmark::State& state) {
@@ -120,20 +154,22 @@ void BM_Memcpy(benchmark::State& state) {
 
 // ---- binary: add, axpby ------------------------------------------------------------------------
 
-template <class T, class Op, int Threads, int Unroll>
+template <class T, class Op, int Threads, int Unroll, class Access, Grid Mode>
 void BM_Binary(benchmark::State& state, Op op) {
   if (skip_without_gpu(state)) return;
   const long long n = state.range(0) / static_cast<long long>(sizeof(T));
   Buffer<T> a(n, 1), b(n, 2), out(n, 3);
-  auto kernel = ck::elementwise_binary_kernel<T, Op, kVec<T>, Threads, Unroll>;
-  const unsigned grid = grid_for(kernel, n, {kVec<T>, Threads, Unroll});
+  auto kernel = ck::elementwise_binary_kernel<T, Op, kVec<T>, Threads, Unroll, Access>;
+  const unsigned grid = grid_for(kernel, n, {kVec<T>, Threads, Unroll}, Mode);
   measure(state, 3.0 * n * sizeof(T),
           [&](cudaStream_t s) { kernel<<<grid, Threads, 0, s>>>(out.p, a.p, b.p, n, op); });
 }
-template <class T, int Threads, int Unroll>
-void BM_Add(benchmark::State& state) { BM_Binary<T, ck::Add, Threads, Unroll>(state, ck::Add{}); }
-template <class T>
-void BM_Axpby(benchmark::State& state) { BM_Binary<T, ck::Axpby, 256, 4>(state, ck::Axpby{0.5f, -2.0f}); }
+template <class T, int Threads, int Unroll, class Access, Grid Mode = Grid::Resident>
+void BM_Add(benchmark::State& state) { BM_Binary<T, ck::Add, Threads, Unroll, Access, Mode>(state, ck::Add{}); }
+template <class T, class Access>
+void BM_Axpby(benchmark::State& state) {
+  BM_Binary<T, ck::Axpby, 256, 4, Access, Grid::Resident>(state, ck::Axpby{0.5f, -2.0f});
+}
 
 // cuBLAS saxpy: y = a x + y reads 2n and writes n floats, the bytes of an out-of-place add.
 void BM_CublasSaxpy(benchmark::State& state) {
@@ -162,14 +198,14 @@ void BM_CublasGeamAxpby(benchmark::State& state) {
 
 // ---- unary activation ---------------------------------------------------------------------------
 
-template <class T, class Op>
+template <class T, class Op, class Access, int Threads = 256, int Unroll = 4>
 void BM_Unary(benchmark::State& state) {
   if (skip_without_gpu(state)) return;
   const long long n = state.range(0) / static_cast<long long>(sizeof(T));
   Buffer<T> in(n, 1), out(n, 2);
-  auto kernel = ck::elementwise_unary_kernel<T, Op, kVec<T>, 256, 4>;
-  const unsigned grid = grid_for(kernel, n, {kVec<T>, 256, 4});
-  measure(state, 2.0 * n * sizeof(T), [&](cudaStream_t s) { kernel<<<grid, 256, 0, s>>>(out.p, in.p, n, Op{}); });
+  auto kernel = ck::elementwise_unary_kernel<T, Op, kVec<T>, Threads, Unroll, Access>;
+  const unsigned grid = grid_for(kernel, n, {kVec<T>, Threads, Unroll});
+  measure(state, 2.0 * n * sizeof(T), [&](cudaStream_t s) { kernel<<<grid, Threads, 0, s>>>(out.p, in.p, n, Op{}); });
 }
 
 // ---- transpose ----------------------------------------------------------------------------------
@@ -196,6 +232,18 @@ void BM_Transpose(benchmark::State& state) {
   });
 }
 
+template <int Tile, int Threads>
+void BM_TransposeVec4(benchmark::State& state) {
+  if (skip_without_gpu(state)) return;
+  const long long n = state.range(0) / 4;
+  const Matrix m = matrix_for(n);
+  Buffer<float> in(n, 1), out(n, 2);
+  const unsigned grid = static_cast<unsigned>(ck::transpose_grid(m.rows, m.cols, Tile));
+  measure(state, 2.0 * n * 4, [&](cudaStream_t s) {
+    ck::transpose_vec4_kernel<float, Tile, Threads><<<grid, Threads, 0, s>>>(out.p, in.p, m.rows, m.cols);
+  });
+}
+
 void BM_CublasGeamTranspose(benchmark::State& state) {
   if (skip_without_gpu(state)) return;
   const long long n = state.range(0) / 4;
@@ -208,43 +256,148 @@ void BM_CublasGeamTranspose(benchmark::State& state) {
   });
 }
 
-// 1 MiB .. 2 GiB per buffer.
-void sizes(benchmark::internal::Benchmark* b) {
+// 1 MiB .. 2 GiB per buffer: the defaults and the references.
+void all_sizes(benchmark::internal::Benchmark* b) {
   for (long long bytes = 1ll << 20; bytes <= (1ll << 30); bytes *= 4) b->Arg(bytes);
   b->Arg(1ll << 31);
   b->UseManualTime()->Iterations(kRuns)->Unit(benchmark::kMicrosecond);
 }
+// 256 MiB and 2 GiB: the candidates (what the summary compares).
+constexpr long long kSummarySizes[] = {1ll << 28, 1ll << 31};
+void sweep_sizes(benchmark::internal::Benchmark* b) {
+  for (long long bytes : kSummarySizes) b->Arg(bytes);
+  b->UseManualTime()->Iterations(kRuns)->Unit(benchmark::kMicrosecond);
+}
+
+using Plain = ck::PlainAccess;
+using Stream = ck::StreamingAccess;
+using NoAlloc = ck::NoAllocateAccess;
+constexpr Grid kRes = Grid::Resident, kOne = Grid::OneTrip;
+
+// op, name, benchmark, all sizes (true) or the sweep's two.
+struct Entry {
+  const char* op;  // the summary's groups: "copy", "add", ...
+  const char* name;
+  void (*fn)(benchmark::State&);
+  bool all;
+};
+const Entry kEntries[] = {
+    // Copy: the anchor, the previous default, block/unroll/access/grid candidates, TMA bulk.
+    {"copy", "memcpy D2D", BM_Memcpy, true},
+    {"copy", "copy f32 256x4 plain resident", BM_Copy<float, 256, 4, Plain, kRes>, true},
+    {"copy", "copy f32 256x1 plain resident", BM_Copy<float, 256, 1, Plain, kRes>, false},
+    {"copy", "copy f32 512x4 plain resident", BM_Copy<float, 512, 4, Plain, kRes>, false},
+    {"copy", "copy f32 256x4 plain onetrip", BM_Copy<float, 256, 4, Plain, kOne>, false},
+    {"copy", "copy f32 256x1 plain onetrip", BM_Copy<float, 256, 1, Plain, kOne>, false},
+    {"copy", "copy f32 256x4 stream resident", BM_Copy<float, 256, 4, Stream, kRes>, true},
+    {"copy", "copy f32 256x4 noalloc resident", BM_Copy<float, 256, 4, NoAlloc, kRes>, false},
+    {"copy", "copy f32 256x2 stream resident", BM_Copy<float, 256, 2, Stream, kRes>, false},
+    {"copy", "copy f32 256x8 stream resident", BM_Copy<float, 256, 8, Stream, kRes>, false},
+    {"copy", "copy f32 512x2 stream resident", BM_Copy<float, 512, 2, Stream, kRes>, false},
+    {"copy", "copy f32 128x8 stream resident", BM_Copy<float, 128, 8, Stream, kRes>, false},
+    {"copy", "copy f32 256x4 stream onetrip", BM_Copy<float, 256, 4, Stream, kOne>, false},
+    {"copy", "copy f32 256x1 stream onetrip", BM_Copy<float, 256, 1, Stream, kOne>, false},
+    {"copy", "copy f32 512x1 stream onetrip", BM_Copy<float, 512, 1, Stream, kOne>, false},
+    {"copy", "copy f16 256x4 stream resident", BM_Copy<__half, 256, 4, Stream, kRes>, false},
+    {"copy", "copy bulk 8Kx4 resident", BM_CopyBulk<8192, 4, kRes>, true},
+    {"copy", "copy bulk 4Kx8 resident", BM_CopyBulk<4096, 8, kRes>, false},
+    {"copy", "copy bulk 16Kx3 resident", BM_CopyBulk<16384, 3, kRes>, false},
+    {"copy", "copy bulk 8Kx5 resident", BM_CopyBulk<8192, 5, kRes>, false},
+    {"copy", "copy bulk 2Kx8 resident", BM_CopyBulk<2048, 8, kRes>, false},
+    {"copy", "copy bulk 8Kx4 onechunk", BM_CopyBulk<8192, 4, kOne>, false},
+    // Add and axpby (3 buffers) vs cuBLAS.
+    {"add", "add f32 256x4 plain resident", BM_Add<float, 256, 4, Plain>, true},
+    {"add", "add f32 512x2 plain resident", BM_Add<float, 512, 2, Plain>, false},
+    {"add", "add f32 256x4 stream resident", BM_Add<float, 256, 4, Stream>, true},
+    {"add", "add f32 512x2 stream resident", BM_Add<float, 512, 2, Stream>, false},
+    {"add", "add f32 256x2 stream resident", BM_Add<float, 256, 2, Stream>, false},
+    {"add", "add f32 256x4 stream onetrip", BM_Add<float, 256, 4, Stream, kOne>, false},
+    {"add", "add f32 256x1 stream onetrip", BM_Add<float, 256, 1, Stream, kOne>, false},
+    {"add", "add f16 256x4 stream resident", BM_Add<__half, 256, 4, Stream>, false},
+    {"add", "add bf16 256x4 plain resident", BM_Add<__nv_bfloat16, 256, 4, Plain>, false},
+    {"add", "add bf16 256x4 stream resident", BM_Add<__nv_bfloat16, 256, 4, Stream>, false},
+    {"add", "cublas saxpy", BM_CublasSaxpy, true},
+    {"add", "axpby f32 256x4 plain resident", BM_Axpby<float, Plain>, false},
+    {"add", "axpby f32 256x4 stream resident", BM_Axpby<float, Stream>, false},
+    {"add", "cublas geam axpby", BM_CublasGeamAxpby, true},
+    // Activations (2 buffers): accurate tanhf GELU vs tanh.approx, plain vs streaming.
+    {"unary", "relu f32 plain", BM_Unary<float, ck::Relu, Plain>, false},
+    {"unary", "relu f32 stream", BM_Unary<float, ck::Relu, Stream>, false},
+    {"unary", "gelu f32 plain", BM_Unary<float, ck::Gelu, Plain>, true},
+    {"unary", "gelu f32 stream", BM_Unary<float, ck::Gelu, Stream>, false},
+    {"unary", "gelu_approx f32 plain", BM_Unary<float, ck::GeluTanhApprox, Plain>, false},
+    {"unary", "gelu_approx f32 stream", BM_Unary<float, ck::GeluTanhApprox, Stream>, true},
+    {"unary", "gelu_approx f32 stream 512x2", BM_Unary<float, ck::GeluTanhApprox, Stream, 512, 2>, false},
+    {"unary", "gelu bf16 plain", BM_Unary<__nv_bfloat16, ck::Gelu, Plain>, false},
+    {"unary", "gelu bf16 stream", BM_Unary<__nv_bfloat16, ck::Gelu, Stream>, false},
+    {"unary", "gelu_approx bf16 stream", BM_Unary<__nv_bfloat16, ck::GeluTanhApprox, Stream>, false},
+    {"unary", "silu f16 stream", BM_Unary<__half, ck::Silu, Stream>, false},
+    // Transpose (2 buffers) vs cuBLAS geam.
+    {"transpose", "transpose f32 scalar 32x8", BM_Transpose<float, 32, 8>, true},
+    {"transpose", "transpose f16 scalar 64x8", BM_Transpose<__half, 64, 8>, false},
+    {"transpose", "transpose f32 vec4 64/256", BM_TransposeVec4<64, 256>, true},
+    {"transpose", "transpose f32 vec4 64/128", BM_TransposeVec4<64, 128>, false},
+    {"transpose", "transpose f32 vec4 32/64", BM_TransposeVec4<32, 64>, false},
+    {"transpose", "transpose f32 vec4 32/32", BM_TransposeVec4<32, 32>, false},
+    {"transpose", "cublas geam transpose", BM_CublasGeamTranspose, true},
+};
+
+// Remembers every run's median GB/s by (name, buffer bytes) for the summary, and prints as usual.
+class SummaryReporter : public benchmark::ConsoleReporter {
+ public:
+  std::map<std::pair<std::string, long long>, double> gbps;
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const Run& r : runs) {
+      // "<name>/<bytes>/iterations:20/manual_time"; names may hold '/' themselves.
+      const std::string full = r.benchmark_name();
+      const auto iters = full.find("/iterations:");
+      const auto slash = iters == std::string::npos ? iters : full.rfind('/', iters - 1);
+      if (slash == std::string::npos || r.error_occurred) continue;
+      const auto it = r.counters.find("GBps");
+      if (it != r.counters.end())
+        gbps[{full.substr(0, slash), std::stoll(full.substr(slash + 1, iters - slash - 1))}] =
+            static_cast<double>(it->second);
+    }
+    ConsoleReporter::ReportRuns(runs);
+  }
+  // name | GB/s and ratio to memcpy per summary size; then the best of each op at each size.
+  void print_summary() const {
+    std::printf("\n== summary: median GB/s (read + written), x = ratio to memcpy D2D of the same buffer size ==\n");
+    std::printf("%-36s", "benchmark");
+    for (long long b : kSummarySizes) std::printf("  %10lld MiB     ", b >> 20);
+    std::printf("\n");
+    std::map<std::string, std::vector<std::pair<double, std::string>>> best;  // op@size -> (x, name)
+    for (const Entry& e : kEntries) {
+      bool any = false;
+      for (long long b : kSummarySizes) any = any || gbps.count({e.name, b});
+      if (!any) continue;
+      std::printf("%-36s", e.name);
+      for (long long b : kSummarySizes) {
+        const auto it = gbps.find({e.name, b});
+        const auto ref = gbps.find({"memcpy D2D", b});
+        if (it == gbps.end()) {
+          std::printf("  %19s", "-");
+          continue;
+        }
+        const double x = ref != gbps.end() && ref->second > 0 ? it->second / ref->second : 0;
+        std::printf("  %8.0f GB/s %5.3fx", it->second, x);
+        if (std::string(e.name).rfind("memcpy", 0) != 0 && std::string(e.name).rfind("cublas", 0) != 0)
+          best[std::string(e.op) + " @ " + std::to_string(b >> 20) + " MiB"].push_back({x, e.name});
+      }
+      std::printf("\n");
+    }
+    std::printf("\n== best of ours per op and size (ratio to memcpy D2D) ==\n");
+    for (auto& [key, v] : best) {
+      std::sort(v.begin(), v.end());
+      std::printf("%-22s %5.3fx  %s\n", key.c_str(), v.back().first, v.back().second.c_str());
+    }
+  }
+};
 
 }  // namespace
 
-// Copy: ours (with a small sweep of block size and loads in flight) vs cudaMemcpy.
-BENCHMARK(BM_Memcpy)->Apply(sizes);
-BENCHMARK(BM_Copy<float, 256, 4>)->Apply(sizes);
-BENCHMARK(BM_Copy<float, 256, 1>)->Apply(sizes);
-BENCHMARK(BM_Copy<float, 256, 2>)->Apply(sizes);
-BENCHMARK(BM_Copy<float, 256, 8>)->Apply(sizes);
-BENCHMARK(BM_Copy<float, 128, 4>)->Apply(sizes);
-BENCHMARK(BM_Copy<float, 512, 4>)->Apply(sizes);
-BENCHMARK(BM_Copy<__half, 256, 4>)->Apply(sizes);
-// Add and axpby vs cuBLAS.
-BENCHMARK(BM_Add<float, 256, 4>)->Apply(sizes);
-BENCHMARK(BM_Add<float, 256, 2>)->Apply(sizes);
-BENCHMARK(BM_Add<float, 512, 2>)->Apply(sizes);
-BENCHMARK(BM_Add<__half, 256, 4>)->Apply(sizes);
-BENCHMARK(BM_Add<__nv_bfloat16, 256, 4>)->Apply(sizes);
-BENCHMARK(BM_CublasSaxpy)->Apply(sizes);
-BENCHMARK(BM_Axpby<float>)->Apply(sizes);
-BENCHMARK(BM_CublasGeamAxpby)->Apply(sizes);
-// Activations (bandwidth-bound too: GELU's tanh is cheap next to 16 B per 4 elements).
-BENCHMARK(BM_Unary<float, ck::Relu>)->Apply(sizes);
-BENCHMARK(BM_Unary<__nv_bfloat16, ck::Gelu>)->Apply(sizes);
-BENCHMARK(BM_Unary<__half, ck::Silu>)->Apply(sizes);
-// Transpose vs cuBLAS geam.
-BENCHMARK(BM_Transpose<float, 32, 8>)->Apply(sizes);
-BENCHMARK(BM_Transpose<__half, 64, 8>)->Apply(sizes);
-BENCHMARK(BM_CublasGeamTranspose)->Apply(sizes);
-
 int main(int argc, char** argv) {
+  for (const Entry& e : kEntries) benchmark::RegisterBenchmark(e.name, e.fn)->Apply(e.all ? all_sizes : sweep_sizes);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   const Context& ctx = context();
@@ -256,7 +409,9 @@ int main(int argc, char** argv) {
   } else {
     benchmark::AddCustomContext("gpu", "none: " + ctx.missing);
   }
-  benchmark::RunSpecifiedBenchmarks();
+  SummaryReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  reporter.print_summary();
   benchmark::Shutdown();
   return 0;
 }

@@ -79,6 +79,7 @@ Expected<LoadedKernel, JitError> load(const CompiledKernel& kernel, const LoadOp
   }
   LoadedKernel out;
   out.method_ = options.method;
+  if (auto r = d.ctx_get_current(&out.context_); r != 0) return unexpected(detail::driver_error("cuCtxGetCurrent", r));
   if (auto r = d.ctx_get_device(&out.device_); r != 0) return unexpected(detail::driver_error("cuCtxGetDevice", r));
   // A CUBIN is an ELF with its size in its headers; PTX is NUL-terminated: std::string is both.
   const char* image = kernel.binary.c_str();
@@ -110,6 +111,7 @@ LoadedKernel& LoadedKernel::operator=(LoadedKernel&& other) noexcept {
     module_ = std::exchange(other.module_, nullptr);
     library_ = std::exchange(other.library_, nullptr);
     function_ = std::exchange(other.function_, nullptr);
+    context_ = other.context_;
     device_ = other.device_;
     method_ = other.method_;
     dynamic_shared_limit_ = other.dynamic_shared_limit_;
@@ -125,8 +127,17 @@ void LoadedKernel::release() noexcept {
   if (!module_ && !library_) return;
   auto api = detail::driver_api();
   if (!api) return;  // nothing can have been loaded
-  if (module_) (*api)->module_unload(module_);
-  if (library_) (*api)->library_unload(library_);
+  if (module_) {
+    // cuModuleUnload acts on the current context: make the module's current for the call (another
+    // device's may be current by now, or none on another thread).
+    const detail::DriverApi& d = **api;
+    detail::CuContext current = nullptr;
+    d.ctx_get_current(&current);
+    if (current != context_) d.ctx_set_current(context_);
+    d.module_unload(module_);
+    if (current != context_) d.ctx_set_current(current);
+  }
+  if (library_) (*api)->library_unload(library_);  // a library belongs to no context
   module_ = nullptr;
   library_ = nullptr;
   function_ = nullptr;

@@ -1,4 +1,5 @@
-// The elementwise rows of `cute-dsl demo`: copy, add, axpby, GELU and transpose (f32, add also
+// The elementwise rows of `cute-dsl demo`: copy (16-byte vectors and the TMA bulk copy), add,
+// axpby, GELU (tanhf and tanh.approx) and transpose (scalar and 16-byte tiles) (f32, add also
 // bf16: the dtype is a run-time choice of the JIT), each
 // JIT-compiled from include/cute_dsl/kernels/, checked element by element against the same
 // functor on the host, timed (CUDA events, L2 flushed, median) against cudaMemcpy device-to-device
@@ -79,10 +80,11 @@ bool check_all(const std::vector<T>& got, const std::vector<T>& want, double tol
 }
 
 // Elementwise kernel with `Arity` inputs and functor `op`: run once (output poisoned), check, time.
-// PassOp = false for copy_kernel, which has no functor parameter.
+// PassOp = false for the copy kernels, which have no functor parameter. grid == 0: the
+// elementwise grid for kThreads-thread blocks; else `grid` blocks of `block` threads.
 template <class T, int Arity, class Op, bool PassOp = true>
 Measurement run_elementwise(jit::LoadedKernel& kernel, const jit::ResourceUsage& usage, const GpuContext& gpu, Op op,
-                            double tol, std::string& error) {
+                            double tol, std::string& error, unsigned grid = 0, unsigned block = kThreads) {
   Measurement m;
   const long long n = gpu.elements;
   const long long bytes = n * static_cast<long long>(sizeof(T));
@@ -98,9 +100,10 @@ Measurement run_elementwise(jit::LoadedKernel& kernel, const jit::ResourceUsage&
 
   const ck::ElementwiseShape shape{static_cast<int>(16 / sizeof(T)), kThreads, kUnroll};
   jit::LaunchConfig config;
-  config.grid.x = static_cast<unsigned>(
-      ck::elementwise_grid(n, shape, gpu.sm_count, ck::resident_blocks_per_sm(kThreads, usage.registers)));
-  config.block.x = kThreads;
+  config.grid.x = grid ? grid
+                       : static_cast<unsigned>(ck::elementwise_grid(
+                             n, shape, gpu.sm_count, ck::resident_blocks_per_sm(kThreads, usage.registers)));
+  config.block.x = block;
   auto launch = [&](cudaStream_t stream) {
     config.stream = stream;
     const T* pa = da.p;
@@ -131,8 +134,9 @@ Measurement run_elementwise(jit::LoadedKernel& kernel, const jit::ResourceUsage&
   return m;
 }
 
-Measurement run_transpose(jit::LoadedKernel& kernel, const GpuContext& gpu, std::string& error) {
-  constexpr int kTile = 32, kRows = 8;
+// A transpose kernel of `tile` x `tile` tiles with `threads` threads per block (the scalar one:
+// tile x rows threads; the 16-byte one: its Threads argument).
+Measurement run_transpose(jit::LoadedKernel& kernel, const GpuContext& gpu, int tile, int threads, std::string& error) {
   Measurement m;
   long long rows = 1;
   while (rows * rows * 4 <= gpu.elements) rows *= 2;  // square, or twice as wide as tall
@@ -146,8 +150,8 @@ Measurement run_transpose(jit::LoadedKernel& kernel, const GpuContext& gpu, std:
   cudaMemcpy(din.p, in.data(), n * 4, cudaMemcpyHostToDevice);
   cudaMemset(dout.p, 0xFF, n * 4);
   jit::LaunchConfig config;
-  config.grid.x = static_cast<unsigned>(ck::transpose_grid(rows, cols, kTile));
-  config.block.x = kTile * kRows;
+  config.grid.x = static_cast<unsigned>(ck::transpose_grid(rows, cols, tile));
+  config.block.x = static_cast<unsigned>(threads);
   auto launch = [&](cudaStream_t stream) {
     config.stream = stream;
     const float* pin = din.p;
@@ -206,9 +210,29 @@ std::vector<Entry> elementwise_entries() {
                [](jit::LoadedKernel& k, const jit::ResourceUsage& u, const GpuContext& g, std::string& err) {
                  return run_elementwise<float, 1>(k, u, g, ck::Gelu{}, 4, err);
                }});
+  e.push_back({"gelu f32 tanh.approx", spec(kElementwise, "cute_dsl::kernels::elementwise_unary_kernel",
+                                               "f32, type:cute_dsl::kernels::GeluTanhApprox, 4, 256, 4"),
+               [](jit::LoadedKernel& k, const jit::ResourceUsage& u, const GpuContext& g, std::string& err) {
+                 // tanh.approx vs the host's tanhf: 1e-3 absolute (|x| < 1), in f32 epsilons.
+                 return run_elementwise<float, 1>(k, u, g, ck::GeluTanhApprox{}, 1e-3 * (1 << 23) + 2, err);
+               }});
+  e.push_back({"copy f32 TMA bulk",
+               spec("cute_dsl/kernels/copy_bulk.hpp", "cute_dsl::kernels::copy_bulk_kernel", "f32, 8192, 4"),
+               [](jit::LoadedKernel& k, const jit::ResourceUsage& u, const GpuContext& g, std::string& err) {
+                 // Resident blocks: as many as the kernel's static shared memory lets an SM hold.
+                 const auto grid = ck::bulk_copy_grid(g.elements * 4, 8192, g.sm_count,
+                                                      ck::resident_blocks_per_sm(32, u.registers, u.shared_bytes));
+                 return run_elementwise<float, 1, ck::Identity, false>(k, u, g, ck::Identity{}, 0, err,
+                                                                       static_cast<unsigned>(grid), 32);
+               }});
   e.push_back({"transpose f32", spec("cute_dsl/kernels/transpose.hpp", "cute_dsl::kernels::transpose_kernel", "f32, 32, 8"),
                [](jit::LoadedKernel& k, const jit::ResourceUsage&, const GpuContext& g, std::string& err) {
-                 return run_transpose(k, g, err);
+                 return run_transpose(k, g, 32, 32 * 8, err);
+               }});
+  e.push_back({"transpose f32 vec4",
+               spec("cute_dsl/kernels/transpose_vectorized.hpp", "cute_dsl::kernels::transpose_vec4_kernel", "f32, 64, 256"),
+               [](jit::LoadedKernel& k, const jit::ResourceUsage&, const GpuContext& g, std::string& err) {
+                 return run_transpose(k, g, 64, 256, err);
                }});
   return e;
 }

@@ -70,6 +70,7 @@ TEST(TiledCopy, PartitionRunTimeStride) {
     auto g = make_tensor(make_gmem_ptr(buf.data()), make_layout(make_shape(16, 16), make_stride(_1{}, ld)));
     for (int t = 0; t < 32; ++t) {
       auto p = tc.get_slice(t).partition_S(g);
+      static_assert(is_static_v<decltype(layout<0>(p.layout()))>, "the CPY mode stays static under run-time strides");
       std::vector<long> expected;
       for (int j = 0; j < 2; ++j)
         for (int i = 0; i < 2; ++i)

@@ -125,6 +125,14 @@ TEST(GemmSm90, TinyAndManyTiles) {
   run_case<__nv_bfloat16, float>({2048, 2304, 64, 1, 1.f, 0.f}, {64, 8, 1});
 }
 
+TEST(GemmSm90, ManyTilesPerCtaAndMoreKBlocksThanStages) {
+  CUTE_DSL_REQUIRE_GPU(90);
+  // 200 cluster tiles of 256 x 128 (3-4 per cluster on 132 SMs), 7 k-blocks per tile (> 6 stages):
+  // ping-pong's alternating K loops and the ring's phases across tiles are both exercised.
+  run_case<__nv_bfloat16, float>({512, 12800, 392, 1, 1.f, 0.f}, {128, 6, 2, true});
+  run_case<__nv_bfloat16, float>({512, 12800, 392, 1, 1.f, 0.f}, {256, 4, 2});
+}
+
 TEST(GemmSm90, RejectsWhatTmaCannotLoad) {
   GemmSm90Arguments<__nv_bfloat16, float> args{};
   args.shape = {16, 16, 12, 1};

@@ -1,5 +1,6 @@
 // Loading on a GPU: both load methods (module, library) give a kernel that computes the right
-// answer; a device that does not exist is a clear error; argument sizes are checked against
+// answer; a device that does not exist is a clear error; a fresh thread loads into the primary
+// context; argument sizes are checked against
 // cuFuncGetParamInfo; a kernel linked with a device library (link_test.cpp) computes its answer.
 // Without a GPU these skip, saying so.
 #include "gpu_memory.hpp"
@@ -7,6 +8,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
+#include <thread>
 
 namespace {
 
@@ -79,6 +82,34 @@ TEST(GpuLoad, ADeviceThatDoesNotExistIsAClearError) {
   ASSERT_TRUE(last) << last.error().describe();
   EXPECT_EQ(last->device(), count - 1);
   ASSERT_TRUE(jit::use_device(0));
+}
+
+// A thread starts with no current context: load() makes device 0's primary context current there,
+// the same context the main thread uses, so memory allocated on one thread is seen on the other.
+TEST(GpuLoad, AFreshThreadLoadsIntoThePrimaryContext) {
+  SKIP_WITHOUT_GPU();
+  auto compiled = compile_source(kAxpy, "axpy");
+  ASSERT_TRUE(compiled);
+  ASSERT_TRUE(jit::use_device(0));
+  const int n = 777;
+  const auto x = random_floats(n, 14), y = random_floats(n, 15);
+  Buffer<float> dx(x), dy(y), dout(std::vector<float>(n, kPoison));
+  std::string error;
+  std::thread worker([&] {
+    auto kernel = jit::load(*compiled, jit::LoadOptions{-1, jit::LoadMethod::library});
+    if (!kernel) {
+      error = kernel.error().describe();
+      return;
+    }
+    if (kernel->device() != 0) error = "loaded on device " + std::to_string(kernel->device());
+    else if (auto r = jit::launch(*kernel, grid_of(4, 256), dout.device(), dx.device(), dy.device(), 2.0f, n); !r)
+      error = r.error().describe();
+    else if (memory()->sync() != 0) error = "cuCtxSynchronize failed";
+  });
+  worker.join();
+  ASSERT_TRUE(error.empty()) << error;
+  const auto out = dout.read();
+  for (int i = 0; i < n; ++i) ASSERT_EQ(out[i], std::fma(2.0f, x[i], y[i])) << "element " << i;
 }
 
 TEST(GpuLoad, ArgumentSizesAreCheckedAgainstTheKernel) {

@@ -4,8 +4,10 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include "cute_dsl/kernels/copy_bulk.hpp"
 #include "cute_dsl/kernels/elementwise.hpp"
 #include "cute_dsl/kernels/transpose.hpp"
+#include "cute_dsl/kernels/transpose_vectorized.hpp"
 #include "same_code_instances.hpp"
 
 #define CUTE_DSL_INSTANTIATE(header, kernel, jit_targs, ...) \

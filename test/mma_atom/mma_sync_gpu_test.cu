@@ -4,34 +4,32 @@
 #include "mma_gpu_support.cuh"
 
 #include "cute_dsl/atom/tiled_mma.hpp"
+#include "cute_dsl/tensor/identity_tensor.hpp"
+#include "tiled_gemm_thread.hpp"
 
 using namespace cute_dsl;
 
 namespace {
 
+// Where slice (k) of a tensor starts, k a run-time value: must be k. Checked in DEVICE code
+// (nvcc's device pass) by the kernel below: nvcc 13.0 once evaluated the tensor's slicing branch
+// differently there, every t(_, _, k) pointed at k = 0, and the tiled tests read one K step only.
+__host__ __device__ constexpr int run_time_slice_origin(int k) {
+  auto t = make_identity_tensor(make_shape(Int<4>{}, Int<8>{}));
+  return get<1>(t(_, k)(0));
+}
+
 // D = A * B^T + C for A (M x K), B (N x K) row-major, C and D (M x N) row-major, one CTA of
-// size(mma) threads: partition, copy to registers, gemm, copy back.
+// size(mma) threads: partition, copy to registers, gemm, copy back (tiled_gemm_thread.hpp).
 template <class Op, class AtomLayout, int M, int N, int K, class TA>
 __global__ void tiled_gemm_kernel(TA const* a, TA const* b, float const* c, float* d) {
+  static_assert(run_time_slice_origin(3) == 3, "tensor slicing with a run-time coordinate lost its offset in device code");
   auto mma = make_tiled_mma(MMA_Atom<Op>{}, AtomLayout{});
   auto gA = make_tensor(make_gmem_ptr(a), make_layout(make_shape(Int<M>{}, Int<K>{}), make_stride(Int<K>{}, Int<1>{})));
   auto gB = make_tensor(make_gmem_ptr(b), make_layout(make_shape(Int<N>{}, Int<K>{}), make_stride(Int<K>{}, Int<1>{})));
   auto gC = make_tensor(make_gmem_ptr(c), make_layout(make_shape(Int<M>{}, Int<N>{}), make_stride(Int<N>{}, Int<1>{})));
   auto gD = make_tensor(make_gmem_ptr(d), make_layout(make_shape(Int<M>{}, Int<N>{}), make_stride(Int<N>{}, Int<1>{})));
-  auto thr = mma.get_slice(int(threadIdx.x));
-  auto tA = thr.partition_A(gA);
-  auto tB = thr.partition_B(gB);
-  auto tC = thr.partition_C(gC);
-  auto tD = thr.partition_C(gD);
-  auto rA = thr.partition_fragment_A(gA);
-  auto rB = thr.partition_fragment_B(gB);
-  auto rC = thr.partition_fragment_C(gC);
-  auto rD = thr.partition_fragment_C(gD);
-  for (int i = 0; i < int(size(rA)); ++i) rA(i) = tA(i);
-  for (int i = 0; i < int(size(rB)); ++i) rB(i) = tB(i);
-  for (int i = 0; i < int(size(rC)); ++i) rC(i) = tC(i);
-  gemm(mma, rD, rA, rB, rC);
-  for (int i = 0; i < int(size(rD)); ++i) tD(i) = rD(i);
+  mma_test::tiled_gemm_thread(mma, int(threadIdx.x), gA, gB, gC, gD);
 }
 
 template <class Op, class AtomLayout, int M, int N, int K, class TA>

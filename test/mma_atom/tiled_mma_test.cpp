@@ -1,12 +1,13 @@
 // TiledMMA on the host: tile sizes, thread coordinates, and partition_C of a 2x2 tiling of
 // mma.m16n8k16 against a table computed by hand from the PTX figure; A/B partitions and a
-// permutation checked element by element against the atom's layouts.
+// permutation checked element by element against the atom's layouts; the scalar-FMA GEMM end to end.
 #include <gtest/gtest.h>
 
 #include <set>
 #include <vector>
 
 #include "cute_dsl/atom/tiled_mma.hpp"
+#include "tiled_gemm_thread.hpp"
 
 using namespace cute_dsl;
 
@@ -123,4 +124,28 @@ TEST(TiledMma, Fragments) {
   static_assert(is_same_v<typename decltype(frag)::value_type, float>);
   static_assert(decltype(size(frag))::value == 16);
   EXPECT_EQ(&frag(1, 0, 0) - &frag(0, 0, 0), 1);  // the V mode is contiguous (one atom's registers)
+}
+
+// The GPU test Fma.UniversalFmaTiled16x16 run on the host, thread by thread: partition, copy to
+// registers, gemm over the K blocks, copy back, against a double reference. (Its GPU failure was
+// device-only, nvcc's device pass dropping run-time slice offsets; mma_sync_gpu_test.cu now
+// checks that at compile time in device code.)
+TEST(TiledMma, UniversalFmaGemmOnHost) {
+  constexpr int M = 16, N = 16, K = 8;
+  auto mma = make_tiled_mma(MMA_Atom<UniversalFMA<float>>{}, make_layout(make_shape(Int<16>{}, Int<16>{}, Int<1>{})));
+  std::vector<float> a(M * K), b(N * K), c(M * N), d(M * N, -1.f);
+  for (int i = 0; i < M * K; ++i) a[i] = float((i * 7) % 13) - 6.f;
+  for (int i = 0; i < N * K; ++i) b[i] = float((i * 5) % 11) - 5.f;
+  for (int i = 0; i < M * N; ++i) c[i] = float(i % 9);
+  auto gA = make_tensor(a.data(), make_layout(make_shape(Int<M>{}, Int<K>{}), make_stride(Int<K>{}, Int<1>{})));
+  auto gB = make_tensor(b.data(), make_layout(make_shape(Int<N>{}, Int<K>{}), make_stride(Int<K>{}, Int<1>{})));
+  auto gC = make_tensor(c.data(), make_layout(make_shape(Int<M>{}, Int<N>{}), make_stride(Int<N>{}, Int<1>{})));
+  auto gD = make_tensor(d.data(), make_layout(make_shape(Int<M>{}, Int<N>{}), make_stride(Int<N>{}, Int<1>{})));
+  for (int t = 0; t < int(size(mma)); ++t) mma_test::tiled_gemm_thread(mma, t, gA, gB, gC, gD);
+  for (int m = 0; m < M; ++m)
+    for (int n = 0; n < N; ++n) {
+      double ref = c[m * N + n];
+      for (int k = 0; k < K; ++k) ref += double(a[m * K + k]) * double(b[n * K + k]);
+      EXPECT_EQ(double(d[m * N + n]), ref) << "D(" << m << ", " << n << ")";  // small integers: exact
+    }
 }

@@ -6,6 +6,7 @@
 #include "mma_gpu_support.cuh"
 
 #include "cute_dsl/atom/tiled_mma.hpp"
+#include "gmma_test_blocks.hpp"
 
 using namespace cute_dsl;
 
@@ -14,14 +15,9 @@ namespace {
 constexpr int kM = 64;
 constexpr int kK = 64;
 
-// The canonical atom of (Major, Type) tiled over an (MN x K) block, atoms along MN first.
 template <class T, GmmaMajor Major, GmmaLayoutType Type, int MN>
 __host__ __device__ constexpr auto smem_block() {
-  constexpr auto atom = gmma_smem_atom<T, Major, Type>();
-  constexpr int atom_mn = int(decltype(size<0>(atom.layout_b()))::value);
-  constexpr int atom_k = int(decltype(size<1>(atom.layout_b()))::value);
-  return composition(atom.layout_a(),
-                     blocked_product(atom.layout_b(), make_layout(make_shape(Int<MN / atom_mn>{}, Int<kK / atom_k>{}))));
+  return mma_test::smem_block<T, Major, Type, MN, kK>();
 }
 
 template <class T, class Op, int N, GmmaLayoutType TypeA, GmmaLayoutType TypeB>
@@ -128,11 +124,7 @@ void run_wgmma_raw() {
 
 using bf16 = __nv_bfloat16;
 using f16 = __half;
-constexpr auto kSw128 = GmmaLayoutType::sw128;
-constexpr auto kSw64 = GmmaLayoutType::sw64;
-constexpr auto kSw32 = GmmaLayoutType::sw32;
-constexpr auto kInterleave = GmmaLayoutType::interleave;
-constexpr auto kMN = GmmaMajor::MN;
+using namespace mma_test;  // kSw128, kMN, ...
 
 }  // namespace
 

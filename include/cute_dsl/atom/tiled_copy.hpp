@@ -45,6 +45,88 @@ CUTE_DSL_HOST_DEVICE constexpr auto map_inner_layout(ComposedLayout<A, O, B> con
   return make_composed_layout(l.layout_a(), l.offset(), f(l.layout_b()));
 }
 
+// ---- composing a tile whose strides are run-time values --------------------------------------------
+// The tile of a global tensor has a static shape (the tiler's) but run-time strides. The general
+// composition would then give run-time shapes too (slow, and no static contiguity check). Instead
+// compose thrval2mn with a static twin of the tile: the same shape, strides padded so that no two
+// modes merge (mode i starts at P_i = prod_{j<i} 2*extent_j), which makes the algebra split every
+// leaf at the tile's mode boundaries exactly as it would for the real tile. Each leaf of the result
+// then steps inside one mode i (offsets multiple of P_i below P_i * extent_i) and gets that
+// mode's real stride. Used when every leaf qualifies (a compile-time check), else the general path.
+template <class Shape> struct flat_static_extents { static constexpr bool ok = false; };
+template <auto... Ns> struct flat_static_extents<tuple<C<Ns>...>> {
+  static constexpr bool ok = true;
+  static constexpr long long ext[sizeof...(Ns)] = {(long long)Ns...};
+  static constexpr int rank = int(sizeof...(Ns));
+};
+
+template <class Ext>
+CUTE_DSL_HOST_DEVICE constexpr long long padded_prefix(int mode) {
+  long long prefix = 1;
+  for (int i = 0; i < mode; ++i) prefix *= 2 * Ext::ext[i];
+  return prefix;
+}
+template <class Ext, unsigned long... Is>
+CUTE_DSL_HOST_DEVICE constexpr auto padded_strides(index_sequence<Is...>) {
+  return make_tuple(Int<int(padded_prefix<Ext>(int(Is)))>{}...);
+}
+
+// The tile mode that the twin's offsets d*k (k < s) stay in; -1 for none (a size-1 or
+// zero-stride leaf: 0, its stride is irrelevant).
+template <class Ext>
+CUTE_DSL_HOST_DEVICE constexpr int stepping_mode(long long s, long long d) {
+  if (s == 1 || d == 0) return 0;
+  for (int i = Ext::rank - 1; i >= 0; --i) {
+    const long long p = padded_prefix<Ext>(i);
+    if (d >= p) return (d % p == 0 && (s - 1) * d < p * Ext::ext[i]) ? i : -1;
+  }
+  return -1;
+}
+
+template <class Ext>
+struct leaf_fits_fn {
+  template <class S, class D>
+  CUTE_DSL_HOST_DEVICE constexpr auto operator()(S const&, D const&) const {
+    return bool_constant<stepping_mode<Ext>(S::value, D::value) >= 0>{};
+  }
+};
+template <class Ext, class RealStride>
+struct restride_fn {
+  RealStride real;
+  template <class S, class D>
+  CUTE_DSL_HOST_DEVICE constexpr auto operator()(S const&, D const&) const {
+    if constexpr (S::value == 1 || D::value == 0) {
+      return Int<0>{};
+    } else {
+      constexpr int mode = stepping_mode<Ext>(S::value, D::value);
+      constexpr long long step = D::value / padded_prefix<Ext>(mode);
+      if constexpr (Ext::rank == 1) return Int<int(step)>{} * real;
+      else return Int<int(step)>{} * get<mode>(real);
+    }
+  }
+};
+
+template <class AS, class AD, class B>
+CUTE_DSL_HOST_DEVICE constexpr auto compose_tile(Layout<AS, AD> const& a, B const& b) {
+  using Shape = conditional_t<is_tuple_v<AS>, AS, tuple<AS>>;
+  using Ext = flat_static_extents<Shape>;
+  if constexpr (is_static_v<Layout<AS, AD>> || !Ext::ok) {
+    return composition(a, b);
+  } else {
+    auto twin = make_layout(Shape{}, padded_strides<Ext>(make_index_sequence<Ext::rank>{}));
+    using Twin = decltype(composition(twin, b));
+    constexpr bool fits = decltype(apply(flatten_to_tuple(transform_leaf(typename Twin::shape_type{}, typename Twin::stride_type{},
+                                                                         leaf_fits_fn<Ext>{})),
+                                         and_all{}))::value;
+    if constexpr (!fits) {
+      return composition(a, b);
+    } else {
+      auto strides = transform_leaf(typename Twin::shape_type{}, typename Twin::stride_type{}, restride_fn<Ext, AD>{a.stride()});
+      return make_layout(typename Twin::shape_type{}, strides);
+    }
+  }
+}
+
 // ((tile), (rest...)) -> (((thr, thr_rest), (val, val_rest)), (rest...)): the tile mode recomposed
 // with thrval2mn, which maps this copy's threads and values to tile indices.
 template <class Tiler, class ThrVal2MN>
@@ -52,7 +134,7 @@ struct tile_to_thrval_fn {
   template <class S, class D>
   CUTE_DSL_HOST_DEVICE constexpr auto operator()(Layout<S, D> const& l) const {
     auto zipped = zipped_divide(l, Tiler{});
-    return make_layout(composition(layout<0>(zipped), ThrVal2MN{}), layout<1>(zipped));
+    return make_layout(compose_tile(layout<0>(zipped), ThrVal2MN{}), layout<1>(zipped));
   }
 };
 

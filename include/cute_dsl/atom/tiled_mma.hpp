@@ -69,6 +69,25 @@ CUTE_DSL_HOST_DEVICE constexpr auto thread_share(It const& it, ComposedLayout<A,
 template <class T> CUTE_DSL_HOST_DEVICE constexpr auto raw_pointer(T* p) { return p; }
 template <class S, class T> CUTE_DSL_HOST_DEVICE constexpr auto raw_pointer(tagged_ptr<S, T> const& p) { return p.get(); }
 
+// The descriptors of a partitioned shared-memory operand (V, Rest0, Rest1) whose element 0 (the
+// tensor's iterator) sits at shared-memory byte address `base`: a (1, Rest0, Rest1) tensor, one
+// descriptor per block, each block's origin (the composed layout's offset, unswizzled: the
+// hardware swizzles the full address) added to the start address.
+template <GmmaMajor Major, class T>
+CUTE_DSL_HOST_DEVICE constexpr auto gmma_descriptor_fragment(unsigned base, T const& part) {
+  constexpr int r0 = int(decltype(size<1>(part))::value), r1 = int(decltype(size<2>(part))::value);
+  using Elem = typename remove_cvref_t<T>::value_type;
+  auto desc = make_tensor<unsigned long long>(make_layout(make_shape(Int<1>{}, Int<r0>{}, Int<r1>{})));
+  auto l = part.layout();
+  for (int i = 0; i < r0; ++i)
+    for (int j = 0; j < r1; ++j) {
+      auto block = make_composed_layout(l.layout_a(), l.offset() + layout<1>(l.layout_b())(i) + layout<2>(l.layout_b())(j),
+                                        layout<0>(l.layout_b()));
+      desc(0, i, j) = make_gmma_desc<Major, Elem>(base, block);
+    }
+  return desc;
+}
+
 }  // namespace detail
 
 template <class Atom, class AtomLayoutMNK, class PermutationMNK>
@@ -192,23 +211,15 @@ struct TiledMMA<MMA_Atom<Op>, AtomLayoutMNK, PermutationMNK> : MMA_Atom<Op> {
   }
 
   // One wgmma descriptor per (Rest0, Rest1) block of a partitioned shared-memory operand whose
-  // value mode is the atom's whole (MN, 16) block. Device code only (shared-memory addresses).
+  // value mode is the atom's whole (MN, 16) block. Device code only (shared-memory addresses);
+  // the arithmetic is detail::gmma_descriptor_fragment, which host tests run with a chosen base.
   template <GmmaMajor Major, class T>
   CUTE_DSL_HOST_DEVICE static auto descriptors(T const& part) {
-    constexpr int r0 = int(decltype(size<1>(part))::value), r1 = int(decltype(size<2>(part))::value);
-    auto desc = make_tensor<unsigned long long>(make_layout(make_shape(Int<1>{}, Int<r0>{}, Int<r1>{})));
+    unsigned base = 0;
 #if defined(__CUDA_ARCH__)
-    using Elem = typename remove_cvref_t<T>::value_type;
-    auto base = static_cast<unsigned>(__cvta_generic_to_shared(detail::raw_pointer(part.data())));
-    auto l = part.layout();
-    for (int i = 0; i < r0; ++i)
-      for (int j = 0; j < r1; ++j) {
-        auto block = make_composed_layout(l.layout_a(), l.offset() + layout<1>(l.layout_b())(i) + layout<2>(l.layout_b())(j),
-                                          layout<0>(l.layout_b()));
-        desc(0, i, j) = make_gmma_desc<Major, Elem>(base, block);
-      }
+    base = static_cast<unsigned>(__cvta_generic_to_shared(detail::raw_pointer(part.data())));
 #endif
-    return desc;
+    return detail::gmma_descriptor_fragment<Major>(base, part);
   }
 };
 

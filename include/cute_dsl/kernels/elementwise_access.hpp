@@ -9,8 +9,9 @@
 //   NoAllocateAccess the same load, st.global.L1::no_allocate.v4 (L2 policy left alone).
 //
 // Why policies and not one choice: which hint wins is a measurement (bench/kernels sweeps all
-// three); the kernels stay one template. Vectors that are not 16 bytes (V * sizeof(T) < 16)
-// always use plain accesses: the hinted instructions are written for .v4.u32 only.
+// three); the kernels stay one template, and DefaultAccess (below) names the winner. Vectors that
+// are not 16 bytes (V * sizeof(T) < 16) always use plain accesses: the hinted instructions are
+// written for .v4.u32 only. Minimum sm_80 for the hinted policies (the arch header's gate).
 #pragma once
 
 #include "cute_dsl/arch/sm80/global_cache_hints.hpp"
@@ -49,6 +50,11 @@ struct NoAllocateAccess {
     else *p = v;
   }
 };
+
+// What the kernels use when no Access is given. StreamingAccess: bench/kernels sweeps plain,
+// streaming and no-allocate accesses; change this one line if a measurement says otherwise
+// (bench/results/kernels_2026-11-22.md).
+using DefaultAccess = StreamingAccess;
 
 }  // namespace cute_dsl::kernels
 

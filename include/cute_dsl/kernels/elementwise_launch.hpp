@@ -23,15 +23,21 @@ struct ElementwiseShape {
 };
 
 // Blocks of `threads` threads one SM holds at once, given the kernel's registers per thread
-// (0: unknown, assume the thread limit binds). Hopper/Ampere limits: 2048 threads, 64 K
-// registers, 32 blocks per SM, registers allocated per warp in units of 256.
-CUTE_DSL_HOST_DEVICE constexpr int resident_blocks_per_sm(int threads, int registers_per_thread) {
+// (0: unknown, assume the thread limit binds) and static shared memory per block (0: none).
+// Hopper limits: 2048 threads, 64 K registers, 32 blocks, 228 KiB of shared memory per SM with
+// 1 KiB reserved per block; registers allocated per warp in units of 256.
+CUTE_DSL_HOST_DEVICE constexpr int resident_blocks_per_sm(int threads, int registers_per_thread,
+                                                          long long shared_bytes_per_block = 0) {
   int by_threads = 2048 / threads;
   if (registers_per_thread > 0) {
     const int warps = (threads + 31) / 32;
     const int regs_per_warp = ((registers_per_thread * 32 + 255) / 256) * 256;
     const int by_regs = 65536 / (regs_per_warp * warps);
     by_threads = by_regs < by_threads ? by_regs : by_threads;
+  }
+  if (shared_bytes_per_block > 0) {
+    const int by_smem = static_cast<int>((228 * 1024) / (shared_bytes_per_block + 1024));
+    by_threads = by_smem < by_threads ? by_smem : by_threads;
   }
   by_threads = by_threads < 32 ? by_threads : 32;
   return by_threads > 0 ? by_threads : 1;

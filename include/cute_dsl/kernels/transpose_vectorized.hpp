@@ -12,7 +12,7 @@
 // TRANSPOSED tile, so both of its accesses are row accesses.
 //
 // Why the swizzle: tile row t, 16-byte chunk k lives at chunk k ^ ((t / 4) % 8) of row t
-// (Swizzle<3, 2, log2(Tile)> on element offsets). A 16-byte shared access is served 8 threads at
+// (Swizzle<3, 2, log2(Tile)> on element offsets, transpose_vec4_swizzled). A 16-byte shared access is served 8 threads at
 // a time; in the register-to-shared step 8 neighbouring threads write rows 4b + e for 8
 // consecutive b at one chunk, which the XOR spreads over 8 chunk positions, i.e. all 32 banks;
 // the read step's 8 threads read 8 consecutive chunks of one row, which the XOR permutes. No
@@ -32,6 +32,19 @@
 
 namespace cute_dsl::kernels {
 
+// Offset of element (row, col) of the swizzled Tile x Tile tile: 16-byte chunk col / 4 of row
+// `row` moves to chunk (col / 4) ^ ((row / 4) % 8). This is Swizzle<3, 2, log2(Tile)> applied to
+// row * Tile + col (checked below), written out in 32-bit arithmetic: NVRTC, unlike nvcc, emits
+// Swizzle's static members as globals and widens the math, and then the JIT's SASS would differ
+// from nvcc's (test/kernels/same_code_test.cpp).
+template <int Tile>
+CUTE_DSL_HOST_DEVICE constexpr int transpose_vec4_swizzled(int row, int col) {
+  return row * Tile + (((col >> 2) ^ ((row >> 2) & 7)) << 2) + (col & 3);
+}
+static_assert(transpose_vec4_swizzled<64>(13, 22) == Swizzle<3, 2, 6>::apply_value(13 * 64 + 22));
+static_assert(transpose_vec4_swizzled<64>(63, 60) == Swizzle<3, 2, 6>::apply_value(63 * 64 + 60));
+static_assert(transpose_vec4_swizzled<32>(29, 7) == Swizzle<3, 2, 5>::apply_value(29 * 32 + 7));
+
 template <class T, int Tile, int Threads>
 __global__ void __launch_bounds__(Threads)
 transpose_vec4_kernel(T* __restrict__ out, const T* __restrict__ in, long long rows, long long cols) {
@@ -41,7 +54,6 @@ transpose_vec4_kernel(T* __restrict__ out, const T* __restrict__ in, long long r
   constexpr int kBlocks = kChunks * kChunks;        // 4x4 blocks per tile
   static_assert(Threads % 32 == 0 && kBlocks % Threads == 0, "transpose_vec4_kernel: Threads must divide (Tile/4)^2");
   constexpr int kPerThread = kBlocks / Threads;     // 4x4 blocks per thread: 4 x kPerThread loads in flight
-  using Swz = Swizzle<3, 2, log_2(Tile)>;           // chunk ^= (row / 4) % 8, on element offsets
   struct alignas(16) Vec4 { T v[4]; };
   __shared__ alignas(16) T tile[Tile * Tile];       // the transposed tile, swizzled
 
@@ -80,7 +92,7 @@ transpose_vec4_kernel(T* __restrict__ out, const T* __restrict__ in, long long r
 #pragma unroll
     for (int e = 0; e < 4; ++e) {
       const Vec4 t{{x[p][0].v[e], x[p][1].v[e], x[p][2].v[e], x[p][3].v[e]}};
-      *reinterpret_cast<Vec4*>(&tile[Swz::apply_value((4 * b + e) * Tile + 4 * a)]) = t;
+      *reinterpret_cast<Vec4*>(&tile[transpose_vec4_swizzled<Tile>(4 * b + e, 4 * a)]) = t;
     }
   }
   __syncthreads();
@@ -93,7 +105,7 @@ transpose_vec4_kernel(T* __restrict__ out, const T* __restrict__ in, long long r
       const int j = idx / kChunks, q = idx % kChunks;
       const long long oc = c0 + j, orow = r0 + 4 * q;
       if (oc >= cols) continue;
-      const Vec4 t = *reinterpret_cast<const Vec4*>(&tile[Swz::apply_value(j * Tile + 4 * q)]);
+      const Vec4 t = *reinterpret_cast<const Vec4*>(&tile[transpose_vec4_swizzled<Tile>(j, 4 * q)]);
       T* dst = out + oc * rows + orow;
       if (vec) {
         if (orow < rows) *reinterpret_cast<Vec4*>(dst) = t;

@@ -63,6 +63,7 @@ class LoadedKernel {
   detail::CuModule module_ = nullptr;    // LoadMethod::module
   detail::CuLibrary library_ = nullptr;  // LoadMethod::library
   detail::CuFunction function_ = nullptr;
+  detail::CuContext context_ = nullptr;  // the module's: made current again to unload it
   int device_ = 0;
   LoadMethod method_ = LoadMethod::module;
   unsigned dynamic_shared_limit_ = 48 * 1024;
