@@ -1,5 +1,7 @@
 // Ours vs cuBLAS, bf16 in, f32 accumulate, bf16 out, D = A * B^T with A (M x K) and B (N x K)
-// K-major (cuBLAS: op T on B, op N on A, column-major view of row-major D).
+// each K-major or MN-major (BLAS names, column-major D = A * op(B): TN = both K-major, NN = A
+// M-major, TT = B N-major, NT = both MN-major). cuBLAS sees row-major D as column-major D^T =
+// B * A^T: op T on a K-major B (op N on an N-major one), op N on a K-major A (op T on an M-major).
 //
 // Each benchmark: one shape, one implementation. Every timed iteration flushes L2 (a 512 MiB
 // memset, untimed), then times ONE launch with CUDA events (manual time). Repetitions give
@@ -26,15 +28,28 @@ namespace {
 
 using bf16 = __nv_bfloat16;
 
+using cute_dsl::GmmaMajor;
+constexpr GmmaMajor kK = GmmaMajor::K, kMN = GmmaMajor::MN;
+
 struct Shape {
   int m, n, k;
+  GmmaMajor major_a = kK, major_b = kK;
+  bool sweep = false;  // also time every compiled variant (cute_dsl_sm90[...]) on this shape
 };
 
 const Shape kShapes[] = {
-    {1024, 1024, 1024},  {2048, 2048, 2048}, {4096, 4096, 4096}, {8192, 8192, 8192}, {16384, 16384, 16384},
-    {8192, 8192, 1024},  {4096, 4096, 8192}, {16384, 16384, 4096}, {1000, 1030, 520}, {64, 8192, 8192},
-    {128, 8192, 8192},
+    {1024, 1024, 1024, kK, kK, true}, {2048, 2048, 2048, kK, kK, true}, {4096, 4096, 4096, kK, kK, true},
+    {8192, 8192, 8192},               {16384, 16384, 16384},            {8192, 8192, 1024},
+    {4096, 4096, 8192},               {16384, 16384, 4096},             {1000, 1030, 520},
+    {64, 8192, 8192, kK, kK, true},   {128, 8192, 8192, kK, kK, true},
+    // The other operand majors, one shape each (NN, TT, NT).
+    {4096, 4096, 4096, kMN, kK},      {4096, 4096, 4096, kK, kMN},      {4096, 4096, 4096, kMN, kMN},
 };
+
+const char* major_name(const Shape& s) {
+  const bool ak = s.major_a == kK, bk = s.major_b == kK;
+  return ak ? (bk ? "TN" : "TT") : (bk ? "NN" : "NT");
+}
 
 bool have_gpu() {
   static const bool ok = [] {
@@ -77,7 +92,7 @@ struct Workspace {
 // One workspace at a time (the largest shapes need 1.5 GiB).
 Workspace& workspace(Shape s) {
   static std::unique_ptr<Workspace> w;
-  if (!w || w->s.m != s.m || w->s.n != s.n || w->s.k != s.k) {
+  if (!w || w->s.m != s.m || w->s.n != s.n || w->s.k != s.k || w->s.major_a != s.major_a || w->s.major_b != s.major_b) {
     w.reset();
     w = std::make_unique<Workspace>(s);
   }
@@ -93,18 +108,25 @@ cublasHandle_t cublas() {
   return h;
 }
 
-void run_cublas(const Workspace& w, bf16* d) {
+// Leading dimensions of the operands as stored: K-major rows hold K elements, MN-major columns M / N.
+long long lda(const Shape& s) { return s.major_a == kK ? s.k : s.m; }
+long long ldb(const Shape& s) { return s.major_b == kK ? s.k : s.n; }
+
+void run_cublas(const Workspace& w, void* d, cudaDataType_t d_type) {
   const float alpha = 1.f, beta = 0.f;
-  cublasGemmEx(cublas(), CUBLAS_OP_T, CUBLAS_OP_N, w.s.n, w.s.m, w.s.k, &alpha, w.b, CUDA_R_16BF, w.s.k, w.a,
-               CUDA_R_16BF, w.s.k, &beta, d, CUDA_R_16BF, w.s.n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+  const cublasOperation_t op_b = w.s.major_b == kK ? CUBLAS_OP_T : CUBLAS_OP_N;
+  const cublasOperation_t op_a = w.s.major_a == kK ? CUBLAS_OP_N : CUBLAS_OP_T;
+  cublasGemmEx(cublas(), op_b, op_a, w.s.n, w.s.m, w.s.k, &alpha, w.b, CUDA_R_16BF, int(ldb(w.s)), w.a, CUDA_R_16BF,
+               int(lda(w.s)), &beta, d, d_type, w.s.n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
 }
 
 cudaError_t run_ours(const Workspace& w, bf16* d, cute_dsl::kernels::GemmSm90Config config = {}) {
   cute_dsl::kernels::GemmSm90Arguments<bf16, bf16> args{};
   args.shape = {w.s.m, w.s.n, w.s.k, 1};
-  args.a = w.a, args.lda = w.s.k;
-  args.b = w.b, args.ldb = w.s.k;
+  args.a = w.a, args.lda = lda(w.s);
+  args.b = w.b, args.ldb = ldb(w.s);
   args.d = d, args.ldd = w.s.n;
+  args.major_a = w.s.major_a, args.major_b = w.s.major_b;
   return cute_dsl::kernels::gemm_sm90(args, nullptr, config);
 }
 
@@ -115,9 +137,7 @@ double relative_error(const Workspace& w, cute_dsl::kernels::GemmSm90Config conf
   const long long nd = 1ll * w.s.m * w.s.n;
   float* ref = nullptr;
   if (cudaMalloc(&ref, nd * sizeof(float)) != cudaSuccess) return -1;
-  const float alpha = 1.f, beta = 0.f;
-  cublasGemmEx(cublas(), CUBLAS_OP_T, CUBLAS_OP_N, w.s.n, w.s.m, w.s.k, &alpha, w.b, CUDA_R_16BF, w.s.k, w.a,
-               CUDA_R_16BF, w.s.k, &beta, ref, CUDA_R_32F, w.s.n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+  run_cublas(w, ref, CUDA_R_32F);
   cudaMemset(w.d, 0xFF, nd * 2);  // NaN: an element ours leaves unwritten counts as wrong
   run_ours(w, w.d, config);
   cudaDeviceSynchronize();
@@ -160,7 +180,7 @@ void BM_gemm(benchmark::State& state, Shape s, cute_dsl::kernels::GemmSm90Config
     }
     state.counters["rel_err"] = relative_error(w, config);
   } else {
-    run_cublas(w, w.d);  // warm-up: handle, heuristics and workspace outside the timed loop
+    run_cublas(w, w.d, CUDA_R_16BF);  // warm-up: handle, heuristics and workspace outside the timed loop
   }
   cudaDeviceSynchronize();
   cudaEvent_t start, stop;
@@ -170,7 +190,7 @@ void BM_gemm(benchmark::State& state, Shape s, cute_dsl::kernels::GemmSm90Config
     cudaMemsetAsync(l2_flush_buffer(), state.iterations() & 0xFF, 512u << 20);
     cudaEventRecord(start);
     if (Ours) run_ours(w, w.d, config);
-    else run_cublas(w, w.d);
+    else run_cublas(w, w.d, CUDA_R_16BF);
     cudaEventRecord(stop);
     cudaEventSynchronize(stop);
     float ms = 0;
@@ -185,19 +205,23 @@ void BM_gemm(benchmark::State& state, Shape s, cute_dsl::kernels::GemmSm90Config
 
 }  // namespace
 
-// Per shape, cuBLAS then ours (heuristic), named "<impl>/MxNxK" so that the two sit side by side;
-// for two large squares also every compiled variant, "cute_dsl_sm90[TileNxStagesxClusterM]/...".
+// Per shape, cuBLAS then ours (heuristic), named "<impl>/MxNxK" (plus "_NN" etc. for other
+// operand majors) so that the two sit side by side; for the sweep shapes also every compiled
+// variant, "cute_dsl_sm90[TileNxStagesxClusterM]/..." ("m64" suffix: 64-row tiles, "pp": ping-pong).
 int main(int argc, char** argv) {
   using cute_dsl::kernels::GemmSm90Config;
   for (const Shape& s : kShapes) {
-    const std::string shape = std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+    const std::string tn = major_name(s);
+    const std::string shape =
+        std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k) + (tn == "TN" ? "" : "_" + tn);
     std::vector<benchmark::internal::Benchmark*> runs{
         benchmark::RegisterBenchmark(("cublas/" + shape).c_str(), BM_gemm<false>, s, GemmSm90Config{}),
         benchmark::RegisterBenchmark(("cute_dsl_sm90/" + shape).c_str(), BM_gemm<true>, s, GemmSm90Config{})};
-    if (s.m == s.n && s.n == s.k && (s.m == 4096 || s.m == 8192)) {
+    if (s.sweep) {
       for (const GemmSm90Config& c : cute_dsl::kernels::kGemmSm90Configs) {
         const std::string name = "cute_dsl_sm90[" + std::to_string(c.tile_n) + "x" + std::to_string(c.stages) + "x" +
-                                 std::to_string(c.cluster_m) + (c.ping_pong ? "pp" : "") + "]/" + shape;
+                                 std::to_string(c.cluster_m) + (c.ping_pong ? "pp" : "") +
+                                 (c.tile_m == 64 ? "m64" : "") + "]/" + shape;
         runs.push_back(benchmark::RegisterBenchmark(name.c_str(), BM_gemm<true>, s, c));
       }
     }

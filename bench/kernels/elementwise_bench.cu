@@ -10,7 +10,7 @@
 // Benchmark names: "<op> <dtype> <variant>", variant = <threads>x<unroll> (vectors per thread per
 // trip), the access policy (plain | stream | noalloc: elementwise_access.hpp) and the grid
 // (resident: capped at the blocks the GPU holds, grid-stride; onetrip: one block per trip, no
-// cap); bulk <chunk>x<stages> for the TMA copy; transpose vec4 <tile>/<threads>. After the run a
+// cap); bulk <chunk>x<stages> for the TMA copy; transpose vec4 <tile rows>x<tile cols> t<threads>. After the run a
 // summary prints each family's GB/s and its ratio to cudaMemcpy D2D of the same buffer size, and
 // the best of each op (the candidates for the defaults).
 //
@@ -232,15 +232,15 @@ void BM_Transpose(benchmark::State& state) {
   });
 }
 
-template <int Tile, int Threads>
+template <int TileRows, int TileCols, int Threads>
 void BM_TransposeVec4(benchmark::State& state) {
   if (skip_without_gpu(state)) return;
   const long long n = state.range(0) / 4;
   const Matrix m = matrix_for(n);
   Buffer<float> in(n, 1), out(n, 2);
-  const unsigned grid = static_cast<unsigned>(ck::transpose_grid(m.rows, m.cols, Tile));
+  const unsigned grid = static_cast<unsigned>(ck::transpose_grid(m.rows, m.cols, TileRows, TileCols));
   measure(state, 2.0 * n * 4, [&](cudaStream_t s) {
-    ck::transpose_vec4_kernel<float, Tile, Threads><<<grid, Threads, 0, s>>>(out.p, in.p, m.rows, m.cols);
+    ck::transpose_vec4_kernel<float, TileRows, TileCols, Threads><<<grid, Threads, 0, s>>>(out.p, in.p, m.rows, m.cols);
   });
 }
 
@@ -335,12 +335,24 @@ const Entry kEntries[] = {
     // Transpose (2 buffers) vs cuBLAS geam.
     {"transpose", "transpose f32 scalar 32x8", BM_Transpose<float, 32, 8>, true},
     {"transpose", "transpose f16 scalar 64x8", BM_Transpose<__half, 64, 8>, false},
-    {"transpose", "transpose f32 vec4 64/256", BM_TransposeVec4<64, 256>, true},
-    {"transpose", "transpose f32 vec4 64/128", BM_TransposeVec4<64, 128>, false},
-    {"transpose", "transpose f32 vec4 32/64", BM_TransposeVec4<32, 64>, false},
-    {"transpose", "transpose f32 vec4 32/32", BM_TransposeVec4<32, 32>, false},
+    {"transpose", "transpose f32 vec4 64x64 t256", BM_TransposeVec4<64, 64, 256>, true},
+    {"transpose", "transpose f32 vec4 64x64 t128", BM_TransposeVec4<64, 64, 128>, false},
+    {"transpose", "transpose f32 vec4 32x32 t64", BM_TransposeVec4<32, 32, 64>, false},
+    {"transpose", "transpose f32 vec4 32x32 t32", BM_TransposeVec4<32, 32, 32>, false},
+    {"transpose", "transpose f32 vec4 32x128 t256", BM_TransposeVec4<32, 128, 256>, false},
+    {"transpose", "transpose f32 vec4 32x128 t128", BM_TransposeVec4<32, 128, 128>, false},
+    {"transpose", "transpose f32 vec4 64x128 t512", BM_TransposeVec4<64, 128, 512>, false},
+    {"transpose", "transpose f32 vec4 64x128 t256", BM_TransposeVec4<64, 128, 256>, false},
+    {"transpose", "transpose f32 vec4 128x64 t256", BM_TransposeVec4<128, 64, 256>, false},
     {"transpose", "cublas geam transpose", BM_CublasGeamTranspose, true},
 };
+
+// Google Benchmark renamed Run::error_occurred to Run::skipped (1.8); build with either.
+template <class Run>
+bool run_did_not_finish(const Run& r) {
+  if constexpr (requires { r.error_occurred; }) return r.error_occurred;
+  else return static_cast<bool>(r.skipped);
+}
 
 // Remembers every run's median GB/s by (name, buffer bytes) for the summary, and prints as usual.
 class SummaryReporter : public benchmark::ConsoleReporter {
@@ -352,7 +364,7 @@ class SummaryReporter : public benchmark::ConsoleReporter {
       const std::string full = r.benchmark_name();
       const auto iters = full.find("/iterations:");
       const auto slash = iters == std::string::npos ? iters : full.rfind('/', iters - 1);
-      if (slash == std::string::npos || r.error_occurred) continue;
+      if (slash == std::string::npos || run_did_not_finish(r)) continue;
       const auto it = r.counters.find("GBps");
       if (it != r.counters.end())
         gbps[{full.substr(0, slash), std::stoll(full.substr(slash + 1, iters - slash - 1))}] =

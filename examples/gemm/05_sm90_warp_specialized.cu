@@ -25,7 +25,9 @@ int run(const char* name, gemm_example::Problem p, GemmSm90Config config) {
     args.a = op.a, args.lda = op.p.k, args.batch_stride_a = 0;
     args.b = op.b, args.ldb = op.p.k, args.batch_stride_b = 0;
     args.d = op.c, args.ldd = op.p.n, args.batch_stride_d = 0;
-    GEMM_EXAMPLE_CUDA(gemm_sm90(args, nullptr, config));
+    // Both operands K-major, known here at compile time: instantiates those variants only
+    // (gemm_sm90() would also compile the MN-major ones, chosen by args.major_a / major_b).
+    GEMM_EXAMPLE_CUDA((gemm_sm90_majors<cute_dsl::GmmaMajor::K, cute_dsl::GmmaMajor::K>(args, nullptr, config)));
   });
 }
 
@@ -37,7 +39,7 @@ int main(int argc, char** argv) {
   if (argc < 4) {  // every variant, on a ragged problem (partial tiles in M, N and K)
     for (const GemmSm90Config& c : kGemmSm90Configs) {
       std::string name = "05_sm90_ws[" + std::to_string(c.tile_n) + "x" + std::to_string(c.stages) + "x" +
-                         std::to_string(c.cluster_m) + (c.ping_pong ? "pp" : "") + "]";
+                         std::to_string(c.cluster_m) + (c.ping_pong ? "pp" : "") + (c.tile_m == 64 ? "m64" : "") + "]";
       failures += run(name.c_str(), {1000, 1030, 520}, c);
     }
   }

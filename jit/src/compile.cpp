@@ -302,6 +302,11 @@ Expected<KernelPtr, JitError> compile_with(const KernelSpec& spec, const Compile
                "NVRTC could not compile " + name_expression + " for " + *arch + " (" + nvrtcGetErrorString(compiled) + ")",
                map_log(log, spec),
                join(*args), hint_for(log, *arch)};
+    // With a dump folder set, the failing source is kept there and the error says where.
+    if (const std::string dumped = detail::dump_failed_source(spec, options, name_expression, key); !dumped.empty()) {
+      if (!e.log.empty() && e.log.back() != '\n') e.log += '\n';
+      e.log += "generated source: " + dumped + "\n";
+    }
     return unexpected(std::move(e));
   }
 

@@ -75,6 +75,12 @@ ApiState& api_state() {
 
 Expected<const DriverApi*, JitError> driver_api() { return api_state().result; }
 
+void* driver_symbol(const char* name) {
+  if (!driver_api()) return nullptr;
+  static void* const handle = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);  // load_driver()'s
+  return handle ? dlsym(handle, name) : nullptr;
+}
+
 JitError driver_error(const char* call, CuResult result) {
   const char* name = nullptr;
   const DriverApi& a = api_state().api;

@@ -245,6 +245,16 @@ void dump_after_compile(const KernelSpec& spec, const CompileOptions& options, c
   dump_with(spec, options, k, report, options.dump.dir.empty() ? dump_from_environment() : options.dump);
 }
 
+std::string dump_failed_source(const KernelSpec& spec, const CompileOptions& options,
+                               const std::string& name_expression, const Hash128& key) {
+  const DumpOptions d = options.dump.dir.empty() ? dump_from_environment() : options.dump;
+  if (d.dir.empty() || t_dumping) return {};
+  std::error_code ec;
+  fs::create_directories(d.dir, ec);
+  const std::string path = (fs::path(d.dir) / (sanitize(name_expression) + "." + key.hex().substr(0, 8) + ".cu")).string();
+  return write_file(path, generate_source(spec)) ? path : std::string();
+}
+
 void report_compile(const KernelSpec& spec, const CompileOptions& options, const CompiledKernel& k,
                     const CompileReport& r) {
   if (t_dumping) return;  // the PTX compile of a dump reports nothing of its own

@@ -230,7 +230,7 @@ std::vector<Entry> elementwise_entries() {
                  return run_transpose(k, g, 32, 32 * 8, err);
                }});
   e.push_back({"transpose f32 vec4",
-               spec("cute_dsl/kernels/transpose_vectorized.hpp", "cute_dsl::kernels::transpose_vec4_kernel", "f32, 64, 256"),
+               spec("cute_dsl/kernels/transpose_vectorized.hpp", "cute_dsl::kernels::transpose_vec4_kernel", "f32, 64, 64, 256"),
                [](jit::LoadedKernel& k, const jit::ResourceUsage&, const GpuContext& g, std::string& err) {
                  return run_transpose(k, g, 64, 256, err);
                }});

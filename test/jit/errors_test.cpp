@@ -51,6 +51,31 @@ TEST(Errors, SourceErrorNamesTheSourceLine) {
   EXPECT_NE(k.error().log.find("my_source.cu(3): error"), std::string::npos) << k.error().log;
 }
 
+TEST(Errors, WithADumpFolderTheErrorNamesTheDumpedSource) {
+  TempDir dir;
+  jit::KernelSpec spec;
+  spec.source_name = std::string("dumped.cu");
+  spec.source = std::string("__global__ void k() { int x = ; }\n");
+  spec.kernel = "k";
+  jit::CompileOptions options = options_for("sm_90a");
+  options.dump.dir = dir.path();
+  jit::KernelCache cache(memory_only());
+  auto k = jit::compile(spec, options, cache);
+  ASSERT_FALSE(k);
+  const std::string& log = k.error().log;
+  const auto at = log.find("generated source: " + dir.path() + "/");
+  ASSERT_NE(at, std::string::npos) << log;
+  const std::string path = log.substr(at + 18, log.find('\n', at) - at - 18);
+  std::ifstream in(path);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("int x = ; }"), std::string::npos) << path << ":\n" << text;
+  // Without a folder nothing is written and the error says nothing of one.
+  options.dump.dir.clear();
+  auto again = jit::compile(spec, options, cache);
+  ASSERT_FALSE(again);
+  EXPECT_EQ(again.error().log.find("generated source:"), std::string::npos) << again.error().log;
+}
+
 TEST(Errors, LineNumbersSurviveGeneratedIncludes) {
   // An f16 argument makes the generated source include <cuda_fp16.h> first; #line keeps the
   // user's numbering.

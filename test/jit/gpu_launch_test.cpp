@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <vector>
 
@@ -152,6 +153,12 @@ TEST(Launch, WithoutGpuLoadingIsAClearError) {
   EXPECT_TRUE(loaded.error().kind == jit::JitErrorKind::no_driver || loaded.error().kind == jit::JitErrorKind::no_device)
       << loaded.error().describe();
   EXPECT_FALSE(loaded.error().message.empty());
+  // Said in words, with what to do: "no CUDA driver: the CUDA driver (libcuda.so.1) could not be
+  // loaded: ... hint: this machine has no NVIDIA driver; compiling works without one, ...".
+  const std::string said = loaded.error().describe();
+  EXPECT_TRUE(said.starts_with("no CUDA driver: ") || said.starts_with("no CUDA device: ")) << said;
+  EXPECT_FALSE(loaded.error().hint.empty()) << said;
+  std::printf("without a GPU, load() says:\n%s", said.c_str());
   // The GPU tests' kernels compile (so a device run fails only for device reasons).
   for (const char* name : {"axpy", "cluster_rank", "reverse_in_shared"}) {
     spec.source = kKernels;

@@ -6,6 +6,8 @@
 #include "cute_dsl/layout/tree_basics.hpp"
 
 #include <chrono>
+#include <cstdint>
+#include <cstring>
 #include <set>
 #include <thread>
 #include <vector>
@@ -20,6 +22,15 @@ using namespace jit_test;
 
 bool is_elf(const std::string& bytes) { return bytes.size() > 4 && bytes.compare(0, 4, "\x7f" "ELF") == 0; }
 
+// The SM number a CUBIN was built for, from its ELF header's e_flags (offset 0x30 of a 64-bit
+// ELF): bits 8..15 from ELF ABI version 8 on (CUDA 12.8+), bits 0..7 before.
+int cubin_sm(const std::string& bytes) {
+  if (bytes.size() < 0x34) return -1;
+  std::uint32_t flags = 0;
+  std::memcpy(&flags, bytes.data() + 0x30, sizeof flags);
+  return static_cast<unsigned char>(bytes[8]) >= 8 ? static_cast<int>((flags >> 8) & 0xff) : static_cast<int>(flags & 0xff);
+}
+
 TEST(Pipeline, CompilesCubinForEachArchWithoutAGpu) {
   for (const char* arch : {"sm_80", "sm_90a", "sm_100a"}) {
     jit::KernelCache cache(memory_only());
@@ -27,6 +38,7 @@ TEST(Pipeline, CompilesCubinForEachArchWithoutAGpu) {
     ASSERT_TRUE(k) << arch << ": " << k.error().describe();
     EXPECT_EQ((*k)->arch, arch);
     EXPECT_TRUE(is_elf((*k)->binary)) << arch;
+    EXPECT_EQ(cubin_sm((*k)->binary), std::atoi(arch + 3)) << arch << ": the CUBIN is for that SM";
     EXPECT_TRUE((*k)->lowered_name.starts_with("_Z")) << (*k)->lowered_name;
     auto usage = jit::read_resource_usage((*k)->binary, (*k)->lowered_name);
     ASSERT_TRUE(usage) << usage.error().describe();

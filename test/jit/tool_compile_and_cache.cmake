@@ -26,3 +26,10 @@ run("entries: +1 \\(1 valid, 0 damaged\\)" "${TOOL}" cache stats)
 run("sm_90a +cubin +cute_dsl_jit_test::scale<float" "${TOOL}" cache list)
 run("removed 1 files" "${TOOL}" cache clear)
 run("entries: +0" "${TOOL}" cache stats)
+
+# CUTE_DSL_ARCH overrides "auto" (no --arch): a cross-compile for sm_100a on a machine with no GPU
+# (or another one), with its resource report.
+set(ENV{CUTE_DSL_ARCH} sm_100a)
+set(ENV{CUTE_DSL_DISABLE_FILE_CACHE} 1)
+run("arch: +sm_100a\n.*registers: +[1-9][0-9]*\n.*max threads: 128" "${TOOL}" jit compile --header "${HEADER}"
+    --kernel cute_dsl_jit_test::scale --targs "f32, (4,8):(8,1), 128")

@@ -21,4 +21,4 @@
   X("cute_dsl/kernels/elementwise.hpp", elementwise_unary_kernel,                                               \
     "f32, type:cute_dsl::kernels::GeluTanhApprox, 4, 256, 4, type:cute_dsl::kernels::PlainAccess", float,        \
     cute_dsl::kernels::GeluTanhApprox, 4, 256, 4, cute_dsl::kernels::PlainAccess)                              \
-  X("cute_dsl/kernels/transpose_vectorized.hpp", transpose_vec4_kernel, "f32, 64, 256", float, 64, 256)
+  X("cute_dsl/kernels/transpose_vectorized.hpp", transpose_vec4_kernel, "f32, 64, 64, 256", float, 64, 64, 256)

@@ -148,6 +148,19 @@ TEST(WgmmaEmulation, EmulatorMatchesHandWrittenSw128) {
   }
 }
 
+// TiledMMA's descriptors for the GEMM's layout (K-major SW128, 64 x 64 bf16 block) are bit for bit
+// the hand-written ones of kernels/gemm_sm90.hpp: {start + 32 s, LBO 16, SBO 1024, SW128}.
+TEST(WgmmaEmulation, DescriptorsEqualTheGemmKernels) {
+  auto mma = make_tiled_mma(MMA_Atom<SM90_64xNx16_F32BF16BF16_SS<64>>{});
+  constexpr auto block = mma_test::smem_block<Elem16, kKM, kSw128, 64, kK>();
+  std::vector<Elem16> smem(64 * kK);
+  auto sA = make_tensor(make_smem_ptr(smem.data()), block);
+  const unsigned base = 0x2400;  // a 1024-byte aligned shared address
+  auto desc = detail::gmma_descriptor_fragment<kKM>(base, mma.get_slice(5).partition_A(sA));
+  for (int s = 0; s < kK / 16; ++s)
+    EXPECT_EQ(desc(0, 0, s), (GmmaDescriptor{base + 32u * unsigned(s), 16, 1024, 0, kSw128}.encode())) << "K step " << s;
+}
+
 TEST(WgmmaEmulation, SsKMajorSw128) {
   check_ss<SM90_64xNx16_F32BF16BF16_SS<8>, 8, kSw128>();
   check_ss<SM90_64xNx16_F32BF16BF16_SS<64>, 64, kSw128>();

@@ -45,7 +45,11 @@ __global__ void tma_pipeline_kernel(const int* src, int tiles, int* sums, int* c
 
   TmaPipelineParams params;
   params.transaction_bytes = kTileInts * sizeof(int);
-  params.consumer_arrivals = kConsumerWarps;  // one elected lane per consumer warp
+  // Every consumer THREAD releases (not one elected lane per warp after __syncwarp): both are
+  // correct, but racecheck only credits an mbarrier arrive with the arriving thread's own reads,
+  // so with an elected lane it reports the other 31 lanes' reads as racing with the next bulk
+  // copy into the stage (docs/design/pipelines.md, "Who releases").
+  params.consumer_arrivals = kConsumerWarps * 32;
   params.release_mask = cluster_n > 1 ? multicast_mask_all(cluster_n) : 0;
   if (threadIdx.x == 0) TmaPipeline<kStages>::init(smem.barriers, params);
   if (cluster_n > 1) {
@@ -89,8 +93,7 @@ __global__ void tma_pipeline_kernel(const int* src, int tiles, int* sums, int* c
       }
       sum = warp::all_reduce_sum(sum);
       if (lane == 0 && writer) sums[tile * kConsumerWarps + c] = sum;
-      __syncwarp();
-      if (lane == 0) pipe.consumer_release(state);
+      pipe.consumer_release(state);  // this thread's reads of the stage are done
       ++state;
     }
   }

@@ -89,6 +89,10 @@ TEST(Tensor, OwningTensorsHoldTheirElements) { EXPECT_TRUE(owning()); }
 
 static_assert(sizeof(decltype(make_tensor<float>(make_shape(Int<4>{}, Int<8>{})))) == 32 * sizeof(float));
 static_assert(is_rmem_v<decltype(make_tensor<float>(Layout<S48>{}).data())>);
+// Register fragments are read as 32-bit / 128-bit words (mma operands, vector copies): aligned to them.
+static_assert(alignof(ArrayEngine<short, 8>) == 16 && alignof(ArrayEngine<char, 12>) == 4 && alignof(ArrayEngine<char, 3>) == 1);
+static_assert(alignof(ArrayEngine<float, 2>) == 8 && alignof(ArrayEngine<double, 3>) == 8 && sizeof(ArrayEngine<char, 12>) == 12);
+static_assert(alignof(decltype(make_tensor<float>(make_shape(Int<4>{}, Int<8>{})))) == 16);
 // A strided static layout owns cosize elements.
 static_assert(sizeof(decltype(make_tensor<char>(make_layout(Int<4>{}, Int<3>{})))) == 10);
 

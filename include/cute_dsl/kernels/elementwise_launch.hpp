@@ -66,10 +66,13 @@ CUTE_DSL_HOST_DEVICE constexpr long long bulk_copy_grid(long long bytes, int chu
 }
 
 // Grid for the tiled transposes (transpose.hpp, transpose_vectorized.hpp) of a rows x cols
-// matrix: one block per Tile x Tile tile.
-CUTE_DSL_HOST_DEVICE constexpr long long transpose_grid(long long rows, long long cols, int tile) {
-  const long long blocks = ((rows + tile - 1) / tile) * ((cols + tile - 1) / tile);
+// matrix: one block per tile (tile_rows x tile_cols of the input; square: Tile x Tile).
+CUTE_DSL_HOST_DEVICE constexpr long long transpose_grid(long long rows, long long cols, int tile_rows, int tile_cols) {
+  const long long blocks = ((rows + tile_rows - 1) / tile_rows) * ((cols + tile_cols - 1) / tile_cols);
   return blocks > 0 ? blocks : 1;
+}
+CUTE_DSL_HOST_DEVICE constexpr long long transpose_grid(long long rows, long long cols, int tile) {
+  return transpose_grid(rows, cols, tile, tile);
 }
 
 }  // namespace cute_dsl::kernels

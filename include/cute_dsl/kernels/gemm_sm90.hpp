@@ -1,6 +1,10 @@
 // The Hopper GEMM: warp-specialized, pipelined, persistent, with clusters and TMA multicast.
 //
-//   D[l] = alpha * A[l] * B[l]^T + beta * C[l]      A: M x K, B: N x K (both K-major), C, D: M x N
+//   D[l] = alpha * A[l] * B[l]^T + beta * C[l]      A: M x K, B: N x K, C, D: M x N (row-major)
+//
+// A and B may each be K-major (K contiguous: A row-major, B "column-major K x N") or MN-major
+// (M resp. N contiguous): BLAS's TN, NN, TT and NT. The major-ness is a template parameter: it
+// picks the TMA boxes, the shared-memory atom and wgmma's transpose bit (see "Shared memory").
 //
 // Roles (3 warpgroups, 384 threads, one CTA per SM):
 //   warpgroup 0, the PRODUCER: one thread issues TMA loads of A and B tiles into a ring of
@@ -24,19 +28,49 @@
 // once per cluster. Since a peer's TMA writes into my stage s, my empty[s] must know that the
 // consumers of every CTA of the cluster released stage s: hence 2 * ClusterM arrivals.
 //
-// Shared memory tiles are 64 elements (128 bytes) wide along K, stored with the 128-byte swizzle
-// that TMA writes and wgmma reads (a K-major "SW128" atom: 8 rows of 128 bytes, 16-byte chunks
-// XOR-ed with the row index), so neither side has bank conflicts.
+// Shared memory: each stage holds a Rows x 64 (K) tile of A and of B, stored with the 128-byte
+// swizzle that TMA writes and wgmma reads (8 rows of 128 bytes, 16-byte chunks XOR-ed with the
+// row index), so neither side has bank conflicts. What a 128-byte row holds depends on the major:
+//   K-major:  one operand row's 64 K values; rows follow each other (row r at r * 128 bytes).
+//             ONE TMA box (64 K x Rows) per tile. wgmma: SBO = 1024 (8 rows), k16 step = 32 bytes.
+//   MN-major: 64 consecutive rows (M or N) at one k; a 64 x 64 block is 64 such rows (8 KiB),
+//             and the tile is Rows / 64 of these blocks, one TMA box (64 MN x 64 K) each.
+//             wgmma (transposed): LBO = 8192 (next 64 MN), SBO = 1024 (next 8 k), k16 step = 2048.
+// Either way rows r..r+63 start r * 128 bytes into the tile, so slicing a tile by rows (a consumer's
+// 64 rows of A, a CTA's multicast slice of B) is the same byte offset for both majors.
 //
-// Requirements (checked by the launcher, gemm_sm90_launch.hpp): K-major A and B in global memory
-// with 16-byte aligned base and row stride (K a multiple of 8 for 16-bit types); any M, N, K
-// >= 1 otherwise: TMA fills rows/columns past the ends with zeros and the epilogue masks them.
+// 64-row tiles (TileM = 64, for skinny M): both consumer warpgroups share the 64 rows of A and
+// split the TileN columns, each running 64 x TileN/2 wgmma.
+//
+// Requirements (checked by the launcher, gemm_sm90_launch.hpp): A and B with 16-byte aligned base
+// and leading dimension (a multiple of 8 elements for 16-bit types); any M, N, K >= 1 otherwise:
+// TMA fills rows/columns past the ends with zeros and the epilogue masks them.
 // Compiles for sm_90a only (wgmma, setmaxnreg).
 #pragma once
 
 #include "cute_dsl/config.hpp"
 #include "cute_dsl/kernels/gemm_epilogue.hpp"
 #include "cute_dsl/kernels/gemm_tile_scheduler.hpp"
+
+namespace cute_dsl::kernels {
+
+// A CUtensorMap as the kernel sees it: 128 opaque bytes, 64-byte aligned (the driver's layout;
+// built on the host by gemm_sm90_launch.hpp). Host-visible (plain `unsigned long long`): the JIT
+// launcher, compiled by a host compiler, fills the same parameter block.
+struct alignas(64) GemmTensorMap {
+  unsigned long long opaque[16];
+};
+
+template <class TD>
+struct GemmSm90Params {
+  GemmTensorMap tma_a;  // K-major: (K, M, L), box (64, TileM); MN-major: (M, K, L), box (64, 64)
+  GemmTensorMap tma_b;  // K-major: (K, N, L), box (64, TileN / ClusterM); MN-major: (N, K, L), box (64, 64)
+  int k;
+  int l;                            // batches
+  GemmEpilogueParams<TD> epilogue;  // M, N, D, C, alpha, beta
+};
+
+}  // namespace cute_dsl::kernels
 
 #if defined(__CUDACC__) || defined(__CUDACC_RTC__)
 
@@ -58,30 +92,17 @@ struct __half;
 
 namespace cute_dsl::kernels {
 
-// A CUtensorMap as the kernel sees it: 128 opaque bytes, 64-byte aligned (the driver's layout;
-// built on the host by gemm_sm90_launch.hpp).
-struct alignas(64) GemmTensorMap {
-  cuda::std::uint64_t opaque[16];
-};
-
-template <class TD>
-struct GemmSm90Params {
-  GemmTensorMap tma_a;  // (K, M, L), box (64, 128)
-  GemmTensorMap tma_b;  // (K, N, L), box (64, TileN / ClusterM)
-  int k;
-  int l;                            // batches
-  GemmEpilogueParams<TD> epilogue;  // M, N, D, C, alpha, beta
-};
-
 namespace gemm_sm90_impl {
 
-constexpr int kTileM = 128;          // two consumer warpgroups x 64 rows
+constexpr int kTileM = 128;          // default: two consumer warpgroups x 64 rows
 constexpr int kTileK = 64;           // 64 16-bit elements = one 128-byte swizzle row
 constexpr int kThreads = 384;        // producer + 2 consumer warpgroups
 constexpr int kProducerRegisters = 40;
 constexpr int kConsumerRegisters = 232;  // 128 * 40 + 256 * 232 = 64512 <= 65536
 static_assert(128 * kProducerRegisters + 256 * kConsumerRegisters <= 65536,
               "gemm_sm90: the warpgroups' register budgets exceed the SM's 64K registers");
+constexpr int kMnBlock = 64;         // MN-major: rows (M or N) per 128-byte swizzle row = per TMA box
+constexpr int kMnBlockBytes = kMnBlock * kTileK * 2;  // one 64 x 64 MN-major block: 8 KiB
 
 template <class T> inline constexpr bool is_bf16 = false;
 template <> inline constexpr bool is_bf16<__nv_bfloat16> = true;
@@ -90,9 +111,9 @@ template <> inline constexpr bool is_f16<__half> = true;
 
 // The shared memory of one CTA: the operand ring, then the barriers. Each tile is a multiple of
 // 1024 bytes so that every tile starts on the 1024-byte boundary the 128-byte swizzle repeats on.
-template <int TileN, int Stages>
+template <int TileN, int Stages, int TileM = kTileM>
 struct SharedStorage {
-  static constexpr int kABytes = kTileM * kTileK * 2;
+  static constexpr int kABytes = TileM * kTileK * 2;
   static constexpr int kBBytes = TileN * kTileK * 2;
   alignas(1024) cuda::std::uint8_t a[Stages][kABytes];
   alignas(1024) cuda::std::uint8_t b[Stages][kBBytes];
@@ -102,42 +123,65 @@ struct SharedStorage {
 
 // Bytes of dynamic shared memory to request: the storage plus slack to align it to 1024 bytes
 // (the dynamic shared memory base is only guaranteed 16-byte alignment).
-template <int TileN, int Stages>
-inline constexpr int shared_bytes = int(sizeof(SharedStorage<TileN, Stages>)) + 1024;
+template <int TileN, int Stages, int TileM = kTileM>
+inline constexpr int shared_bytes = int(sizeof(SharedStorage<TileN, Stages, TileM>)) + 1024;
 
-// The wgmma descriptor of a K-major tile of 128-byte swizzled rows starting at `smem` (1024-byte
-// aligned, or inside such a tile along K): 8-row groups 1024 bytes apart (SBO); the leading
-// offset is unused by swizzled K-major layouts. Stepping k16 along K is gmma_desc_advance(+32 B).
-CUTE_DSL_DEVICE inline cuda::std::uint64_t sw128_kmajor_desc(const void* smem) {
-  return GmmaDescriptor{smem_address(smem), 16, 1024, 0, GmmaLayoutType::sw128}.encode();
+// The wgmma descriptor of the rows starting `first_row` rows into an operand tile of the ring
+// (layout: see the top of this file; first_row a multiple of 8, of 64 for MN-major), stepped
+// `kk` k16 steps along K.
+//   K-major:  128-byte rows, 8-row groups 1024 bytes apart (SBO); LBO unused by swizzled K-major.
+//   MN-major: LBO = 8 KiB to the next 64 MN (next TMA box), SBO = 1024 to the next 8 k.
+template <GmmaMajor Major>
+CUTE_DSL_DEVICE cuda::std::uint64_t operand_desc(const cuda::std::uint8_t* tile, int first_row, int kk) {
+  const unsigned base = smem_address(tile + first_row * 128);
+  if constexpr (Major == GmmaMajor::K)
+    return gmma_desc_advance(GmmaDescriptor{base, 16, 1024, 0, GmmaLayoutType::sw128}.encode(), 32 * kk);
+  else
+    return gmma_desc_advance(GmmaDescriptor{base, kMnBlockBytes, 1024, 0, GmmaLayoutType::sw128}.encode(), 16 * 128 * kk);
 }
 
-// One tile's K loop for one consumer warpgroup: acc[h] += (64 rows of A starting at row block
-// first_block + h) * B^T over every k-block, reading the ring's stages in order. One batch of
-// wgmma stays in flight; the stage before it is released (by `releaser`, one thread of the
-// warpgroup) as soon as its batch has completed.
-template <class Mma, int Blocks, int TileN, class Ring, class State, class Storage>
-CUTE_DSL_DEVICE void consume_k_loop(const Ring& ring, State& state, Storage& smem, int first_block, int k_tiles,
-                                    float (&acc)[Blocks][TileN / 2], bool releaser) {
+// The producer's loads of `rows` operand rows starting at `row0`, k-block at `k0`, into `dst`
+// (one stage's tile, or a slice of it), completing on mbarrier `full`. K-major: one box (64 K x
+// rows); MN-major: rows / 64 boxes (64 MN x 64 K). Multicast to the CTAs of `mask` when nonzero.
+template <GmmaMajor Major, int Rows>
+CUTE_DSL_DEVICE void load_operand(const GemmTensorMap* map, unsigned full, cuda::std::uint8_t* dst, int k0, int row0,
+                                  int batch, unsigned short mask) {
+  if constexpr (Major == GmmaMajor::K) {
+    if (mask == 0) SM90_TMA_LOAD::copy(map, full, dst, k0, row0, batch);
+    else SM90_TMA_LOAD_MULTICAST::copy(map, full, mask, dst, k0, row0, batch);
+  } else {
+    static_assert(Rows % kMnBlock == 0, "gemm_sm90: an MN-major tile (or multicast slice) must be whole 64-row blocks");
+#pragma unroll
+    for (int i = 0; i < Rows / kMnBlock; ++i) {
+      if (mask == 0) SM90_TMA_LOAD::copy(map, full, dst + i * kMnBlockBytes, row0 + i * kMnBlock, k0, batch);
+      else SM90_TMA_LOAD_MULTICAST::copy(map, full, mask, dst + i * kMnBlockBytes, row0 + i * kMnBlock, k0, batch);
+    }
+  }
+}
+
+// One tile's K loop for one consumer warpgroup: acc[h] += (64 rows of A starting at row a_row +
+// 64 h) * (AccN rows of B starting at b_row)^T over every k-block, reading the ring's stages in
+// order. One batch of wgmma stays in flight; the stage before it is released (by `releaser`,
+// one thread of the warpgroup) as soon as its batch has completed.
+template <class Mma, int Blocks, int AccN, GmmaMajor MajorA, GmmaMajor MajorB, class Ring, class State, class Storage>
+CUTE_DSL_DEVICE void consume_k_loop(const Ring& ring, State& state, Storage& smem, int a_row, int b_row, int k_tiles,
+                                    float (&acc)[Blocks][AccN / 2], bool releaser) {
 #pragma unroll
   for (int h = 0; h < Blocks; ++h) {
 #pragma unroll
-    for (int i = 0; i < TileN / 2; ++i) acc[h][i] = 0.f;
+    for (int i = 0; i < AccN / 2; ++i) acc[h][i] = 0.f;
     warpgroup_fence_operand(acc[h]);
   }
   State reading = state;  // the oldest stage whose wgmma may still be reading it
   for (int kt = 0; kt < k_tiles; ++kt, ++state) {
     ring.consumer_wait(state);
     const int s = int(state.index());
-    const cuda::std::uint64_t desc_b = sw128_kmajor_desc(smem.b[s]);
     warpgroup_arrive();
 #pragma unroll
-    for (int kk = 0; kk < kTileK / 16; ++kk) {  // k16 steps of 32 bytes through the 128-byte rows
+    for (int kk = 0; kk < kTileK / 16; ++kk) {  // k16 steps through the stage
 #pragma unroll
-      for (int h = 0; h < Blocks; ++h) {
-        const cuda::std::uint64_t desc_a = sw128_kmajor_desc(smem.a[s] + (first_block + h) * 64 * 128);
-        Mma::fma(gmma_desc_advance(desc_a, 32 * kk), gmma_desc_advance(desc_b, 32 * kk), acc[h]);
-      }
+      for (int h = 0; h < Blocks; ++h)
+        Mma::fma(operand_desc<MajorA>(smem.a[s], a_row + 64 * h, kk), operand_desc<MajorB>(smem.b[s], b_row, kk), acc[h]);
     }
     warpgroup_commit_batch();
     // Keep this batch in flight; the one before it has finished reading its stage.
@@ -161,18 +205,28 @@ CUTE_DSL_DEVICE void consume_k_loop(const Ring& ring, State& state, Storage& sme
 // __nv_bfloat16 or __half); TileN in {64, 128, 192, 256} columns per CTA; Stages in the ring;
 // ClusterM CTAs per cluster along M (1 or 2), launched with that cluster shape. PingPong: the
 // two consumer warpgroups take turns on whole 128 x TileN tiles (one's epilogue overlaps the
-// other's K loop) instead of sharing each tile (cooperative, 64 rows each).
-template <class TA, class TD, int TileN, int Stages, int ClusterM, bool PingPong = false>
+// other's K loop) instead of sharing each tile (cooperative, 64 rows each). MajorA / MajorB:
+// which dimension of A (M x K) / B (N x K) is contiguous in global memory. TileM: 128 (each
+// consumer 64 rows), or 64 (skinny M: the consumers split TileN instead).
+// (New parameters go last, with defaults: the JIT path names instantiations by these arguments.)
+template <class TA, class TD, int TileN, int Stages, int ClusterM, bool PingPong = false,
+          GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K, int TileM = gemm_sm90_impl::kTileM>
 __global__ void __launch_bounds__(gemm_sm90_impl::kThreads, 1) gemm_sm90_kernel(const __grid_constant__ GemmSm90Params<TD> p) {
   using namespace gemm_sm90_impl;
+  constexpr bool kSplitN = TileM == 64;  // both consumers on the same 64 rows, TileN / 2 columns each
   static_assert(is_bf16<TA> || is_f16<TA>, "gemm_sm90_kernel: A and B must be __nv_bfloat16 or __half");
   static_assert(TileN % 64 == 0 && TileN >= 64 && TileN <= 256, "gemm_sm90_kernel: TileN must be 64, 128, 192 or 256");
   static_assert(Stages >= 2, "gemm_sm90_kernel: the ring needs at least 2 stages");
   static_assert(ClusterM == 1 || ClusterM == 2, "gemm_sm90_kernel: clusters of 1 or 2 CTAs along M");
   static_assert(!PingPong || TileN <= 128, "gemm_sm90_kernel: a ping-pong warpgroup holds 128 x TileN accumulators: TileN <= 128");
   static_assert((TileN / ClusterM) % 8 == 0, "gemm_sm90_kernel: each CTA's multicast slice of B must be whole 8-row swizzle atoms");
-  using Storage = SharedStorage<TileN, Stages>;
-  using Mma = SM90_64xNx16_F32_SS<TileN, is_bf16<TA> ? GmmaInput::bf16 : GmmaInput::f16>;
+  static_assert(TileM == 128 || TileM == 64, "gemm_sm90_kernel: TileM must be 128 or 64");
+  static_assert(!kSplitN || (!PingPong && ClusterM == 1), "gemm_sm90_kernel: 64-row tiles are cooperative, without clusters");
+  static_assert(!kSplitN || MajorB == GmmaMajor::K || (TileN / 2) % kMnBlock == 0,
+                "gemm_sm90_kernel: 64-row tiles with MN-major B split B at a 64-column block: TileN must be 128 or 256");
+  using Storage = SharedStorage<TileN, Stages, TileM>;
+  constexpr int kAccN = kSplitN ? TileN / 2 : TileN;  // columns of one consumer's wgmma
+  using Mma = SM90_64xNx16_F32_SS<kAccN, is_bf16<TA> ? GmmaInput::bf16 : GmmaInput::f16, MajorA, MajorB>;
   constexpr cuda::std::uint32_t kStageBytes = Storage::kABytes + Storage::kBBytes;
   constexpr int kSliceRows = TileN / ClusterM;  // rows of the B tile this CTA loads and multicasts
 
@@ -205,7 +259,7 @@ __global__ void __launch_bounds__(gemm_sm90_impl::kThreads, 1) gemm_sm90_kernel(
   else __syncthreads();
   const Ring ring(smem.barriers, ring_params);
 
-  const GemmTileScheduler<kTileM, TileN, ClusterM> scheduler(p.epilogue.m, p.epilogue.n, p.l);
+  const GemmTileScheduler<TileM, TileN, ClusterM> scheduler(p.epilogue.m, p.epilogue.n, p.l);
   const int k_tiles = (p.k + kTileK - 1) / kTileK;
   const int tiles = scheduler.cluster_tiles();
   const int first = blockIdx.x / ClusterM, step = gridDim.x / ClusterM;
@@ -216,6 +270,7 @@ __global__ void __launch_bounds__(gemm_sm90_impl::kThreads, 1) gemm_sm90_kernel(
     if (threadIdx.x == 0) {
       prefetch_tma_descriptor(&p.tma_a);
       prefetch_tma_descriptor(&p.tma_b);
+      constexpr unsigned short kMulticast = ClusterM == 1 ? 0 : (1u << ClusterM) - 1;
       auto state = pipeline::make_producer_start_state<Stages>();
       for (int t = first; t < tiles; t += step) {
         const GemmTile tile = scheduler.tile(t, cta_rank);
@@ -223,14 +278,10 @@ __global__ void __launch_bounds__(gemm_sm90_impl::kThreads, 1) gemm_sm90_kernel(
           ring.producer_acquire(state);  // stage empty in this CTA; its bytes announced on full
           const int s = int(state.index());
           const unsigned full = arch::shared_address(ring.producer_barrier(state));
-          SM90_TMA_LOAD::copy(&p.tma_a, full, smem.a[s], kt * kTileK, tile.m_block, tile.batch);
-          if constexpr (ClusterM == 1) {
-            SM90_TMA_LOAD::copy(&p.tma_b, full, smem.b[s], kt * kTileK, tile.n_block, tile.batch);
-          } else {
-            constexpr unsigned short kAllCtas = (1u << ClusterM) - 1;
-            SM90_TMA_LOAD_MULTICAST::copy(&p.tma_b, full, kAllCtas, smem.b[s] + cta_rank * kSliceRows * 128,
-                                          kt * kTileK, tile.n_block + cta_rank * kSliceRows, tile.batch);
-          }
+          load_operand<MajorA, TileM>(&p.tma_a, full, smem.a[s], kt * kTileK, tile.m_block, tile.batch, 0);
+          // Cluster: my slice of B, multicast into the same place of every CTA's stage s.
+          load_operand<MajorB, kSliceRows>(&p.tma_b, full, smem.b[s] + cta_rank * kSliceRows * 128, kt * kTileK,
+                                           tile.n_block + cta_rank * kSliceRows, tile.batch, kMulticast);
         }
       }
     }
@@ -255,16 +306,19 @@ __global__ void __launch_bounds__(gemm_sm90_impl::kThreads, 1) gemm_sm90_kernel(
         if (waits_before >= 0) arch::mbarrier_wait(&smem.turn[consumer], cuda::std::uint32_t(waits_before & 1));
       }
       const GemmTile tile = scheduler.tile(t, cta_rank);
-      const int first_block = PingPong ? 0 : consumer;  // cooperative: this warpgroup's 64 rows
-      float acc[kBlocks][TileN / 2];
-      consume_k_loop<Mma, kBlocks, TileN>(ring, state, smem, first_block, k_tiles, acc, thread_in_wg == 0);
+      // Which rows of A / of B this warpgroup multiplies: cooperative, its 64 rows of A and all of
+      // B; 64-row tiles, all of A and its half of B; ping-pong, everything.
+      const int a_row = PingPong || kSplitN ? 0 : 64 * consumer;
+      const int b_row = kSplitN ? consumer * kAccN : 0;
+      float acc[kBlocks][kAccN / 2];
+      consume_k_loop<Mma, kBlocks, kAccN, MajorA, MajorB>(ring, state, smem, a_row, b_row, k_tiles, acc, thread_in_wg == 0);
       if constexpr (PingPong) {
         arch::mbarrier_arrive(&smem.turn[1 - consumer]);  // the other consumer's K loop may start
         ++my_tiles;
       }
 #pragma unroll
       for (int h = 0; h < kBlocks; ++h)
-        gemm_store_accumulators<TD, TileN>(acc[h], p.epilogue, tile.m_block + (first_block + h) * 64, tile.n_block,
+        gemm_store_accumulators<TD, kAccN>(acc[h], p.epilogue, tile.m_block + a_row + 64 * h, tile.n_block + b_row,
                                            tile.batch, thread_in_wg);
     }
   }

@@ -5,7 +5,11 @@
 //   cute_dsl::kernels::GemmSm90Arguments<__nv_bfloat16, __nv_bfloat16> args{...};
 //   cudaError_t err = cute_dsl::kernels::gemm_sm90(args, stream);   // heuristic config
 //
-// Layouts: A is M x K and B is N x K, both K-major (row-major with leading dimension lda/ldb);
+// Layouts: A is M x K and B is N x K, each K-major (K contiguous; lda/ldb = elements between
+// rows, >= K) or MN-major (M resp. N contiguous; lda/ldb = elements between the K columns, >= M
+// resp. N): `major_a` / `major_b`. In BLAS's column-major terms for D = A * op(B):
+//   TN: A K-major,  B K-major      NN: A MN-major, B K-major
+//   TT: A K-major,  B MN-major     NT: A MN-major, B MN-major
 // C and D are M x N row-major. Batches (L) are `batch_stride_*` elements apart.
 #pragma once
 
@@ -33,6 +37,7 @@ struct GemmSm90Config {
   int stages = 0;
   int cluster_m = 0;
   bool ping_pong = false;  // consumer warpgroups alternate whole tiles (gemm_sm90.hpp)
+  int tile_m = 128;        // 64: skinny-M tiles, the two consumers split TileN
 };
 
 template <class TA, class TD>
@@ -47,37 +52,48 @@ struct GemmSm90Arguments {
   const TD* c = nullptr;  // read only when beta != 0
   long long ldc = 0, batch_stride_c = 0;
   float alpha = 1.f, beta = 0.f;
+  GmmaMajor major_a = GmmaMajor::K;  // which dimension of A (M x K) is contiguous
+  GmmaMajor major_b = GmmaMajor::K;  // which dimension of B (N x K) is contiguous
 };
 
-// The variants this launcher instantiates. Every one uses 192 KiB of ring (TileN x stages
+// The variants this launcher instantiates. Every one uses 192 KiB of ring (tile size x stages
 // traded against each other) out of the 227 KiB an H100/H200 CTA may have.
 inline constexpr GemmSm90Config kGemmSm90Configs[] = {
-    {256, 4, 2}, {256, 4, 1}, {128, 6, 2}, {128, 6, 1}, {64, 8, 1}, {128, 6, 2, true}};
+    {256, 4, 2}, {256, 4, 1}, {128, 6, 2}, {128, 6, 1}, {64, 8, 1}, {128, 6, 2, true},
+    {64, 12, 1, false, 64}, {128, 8, 1, false, 64}};
+
+// Whether a variant can run an operand layout: 64-row tiles split B between the consumers at
+// TileN / 2 columns, which MN-major B needs to be whole 64-column blocks.
+inline bool gemm_sm90_config_supports(GemmSm90Config c, GmmaMajor major_b) {
+  return !(c.tile_m == 64 && major_b == GmmaMajor::MN && (c.tile_n / 2) % 64 != 0);
+}
 
 // Picks the variant with the smallest estimated time: waves of tiles over the SMs, each wave
-// costing its tile width divided by how close narrower tiles get to the 128 x 256 tile's speed
-// (a narrower tile re-reads A more often per flop). Clusters of 2 whenever M has two row blocks:
-// they halve B's L2 traffic for free.
-inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count) {
+// costing its tile area divided by how close that tile shape gets to the 128 x 256 tile's speed
+// (a smaller tile re-reads its operands more often per flop). Clusters of 2 whenever M has two
+// row blocks: they halve B's L2 traffic for free. 64-row tiles only pay off for M <= 64, where a
+// 128-row tile would multiply zeros in half of its rows.
+inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor major_b = GmmaMajor::K) {
   struct Candidate {
-    int tile_n;
+    int tile_m, tile_n, stages;
     double efficiency;
   };
-  const Candidate candidates[] = {{256, 1.0}, {128, 0.9}, {64, 0.75}};
-  const long long row_blocks = (s.m + 127) / 128;
+  const Candidate candidates[] = {{128, 256, 4, 1.0}, {128, 128, 6, 0.9}, {128, 64, 8, 0.75}, {64, 64, 12, 0.6}};
   GemmSm90Config best{};
   double best_cost = 0;
   for (const Candidate& c : candidates) {
-    const long long tiles = row_blocks * ((s.n + c.tile_n - 1) / c.tile_n) * s.l;
+    const GemmSm90Config config{c.tile_n, c.stages, 1, false, c.tile_m};
+    if (!gemm_sm90_config_supports(config, major_b)) continue;
+    const long long tiles = ((s.m + c.tile_m - 1) / c.tile_m) * ((s.n + c.tile_n - 1) / c.tile_n) * (long long)s.l;
     const long long waves = (tiles + sm_count - 1) / sm_count;
-    const double cost = double(waves) * c.tile_n / c.efficiency;
+    const double cost = double(waves) * c.tile_m * c.tile_n / c.efficiency;
     if (best.tile_n == 0 || cost < best_cost) {
       best_cost = cost;
-      best.tile_n = c.tile_n;
+      best = config;
     }
   }
-  best.stages = best.tile_n == 256 ? 4 : best.tile_n == 128 ? 6 : 8;
-  best.cluster_m = (row_blocks >= 2 && best.tile_n >= 128) ? 2 : 1;
+  const long long row_blocks = (s.m + 127) / 128;
+  if (best.tile_m == 128 && row_blocks >= 2 && best.tile_n >= 128) best.cluster_m = 2;
   return best;
 }
 
@@ -92,27 +108,31 @@ std::string gemm_sm90_unsupported(const GemmSm90Arguments<TA, TD>& a) {
     return "lda and ldb must be multiples of 16 bytes (TMA): 8 elements for 16-bit types";
   if (s.l > 1 && ((a.batch_stride_a * long(sizeof(TA))) % 16 != 0 || (a.batch_stride_b * long(sizeof(TA))) % 16 != 0))
     return "the batch strides of A and B must be multiples of 16 bytes (TMA)";
-  if (a.lda < s.k || a.ldb < s.k || a.ldd < s.n || (a.beta != 0.f && (a.c == nullptr || a.ldc < s.n)))
-    return "leading dimensions must cover K (A, B) and N (C, D); beta != 0 needs C";
+  const long long a_row = a.major_a == GmmaMajor::K ? s.k : s.m, b_row = a.major_b == GmmaMajor::K ? s.k : s.n;
+  if (a.lda < a_row || a.ldb < b_row || a.ldd < s.n || (a.beta != 0.f && (a.c == nullptr || a.ldc < s.n)))
+    return "leading dimensions must cover the contiguous extent (A: K or M, B: K or N) and N (C, D); beta != 0 needs C";
   return {};
 }
 
 namespace detail {
 
-// A K-major operand (rows x K, L batches) as a 3-D tensor map whose box is 64 x box_rows, with the
-// 128-byte swizzle the kernel's descriptors expect and zeros past the ends.
+// An operand (rows x K, L batches) as a 3-D tensor map with the 128-byte swizzle the kernel's
+// descriptors expect and zeros past the ends. K-major: dims (K, rows, L), box 64 (K) x box_rows.
+// MN-major: dims (rows, K, L), box 64 (rows) x 64 (K): the kernel loads a tile as several boxes.
 template <class TA>
-GemmTensorMap gemm_operand_map(const TA* p, int rows, int k, int l, long long ld, long long batch_stride,
+GemmTensorMap gemm_operand_map(const TA* p, GmmaMajor major, int rows, int k, int l, long long ld, long long batch_stride,
                                int box_rows) {
   static tma::EncodeTiledFn encode = tma::encode_tiled_from_cudart();
   tma::TiledDescriptorSpec spec;
   spec.data_type = gemm_sm90_impl::is_bf16<TA> ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
   spec.element_bytes = int(sizeof(TA));
   spec.global_address = const_cast<TA*>(p);
-  spec.shape = {std::uint64_t(k), std::uint64_t(rows), std::uint64_t(l)};
-  const long long batch = l > 1 ? batch_stride : ld * rows;  // unused when L == 1, but must be legal
+  const bool k_major = major == GmmaMajor::K;
+  const int inner = k_major ? k : rows, outer = k_major ? rows : k;
+  spec.shape = {std::uint64_t(inner), std::uint64_t(outer), std::uint64_t(l)};
+  const long long batch = l > 1 ? batch_stride : ld * outer;  // unused when L == 1, but must be legal
   spec.strides_bytes = {std::uint64_t(ld) * sizeof(TA), std::uint64_t(batch) * sizeof(TA)};
-  spec.box = {std::uint32_t(gemm_sm90_impl::kTileK), std::uint32_t(box_rows), 1};
+  spec.box = {std::uint32_t(gemm_sm90_impl::kTileK), std::uint32_t(k_major ? box_rows : gemm_sm90_impl::kTileK), 1};
   spec.swizzle = tma::SwizzleMode::bytes128;
   spec.l2_promotion = CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
   CUtensorMap map = tma::make_tma_descriptor(encode, spec);
@@ -122,17 +142,18 @@ GemmTensorMap gemm_operand_map(const TA* p, int rows, int k, int l, long long ld
   return out;
 }
 
-template <class TA, class TD, int TileN, int Stages, int ClusterM, bool PingPong = false>
+template <class TA, class TD, GmmaMajor MajorA, GmmaMajor MajorB, int TileN, int Stages, int ClusterM, bool PingPong = false,
+          int TileM = gemm_sm90_impl::kTileM>
 cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t stream) {
-  auto* kernel = &gemm_sm90_kernel<TA, TD, TileN, Stages, ClusterM, PingPong>;
-  constexpr int kSmem = gemm_sm90_impl::shared_bytes<TileN, Stages>;
+  auto* kernel = &gemm_sm90_kernel<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM>;
+  constexpr int kSmem = gemm_sm90_impl::shared_bytes<TileN, Stages, TileM>;
   static const cudaError_t attr_err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem);
   if (attr_err != cudaSuccess) return attr_err;
 
   const GemmShape& s = a.shape;
   GemmSm90Params<TD> p;
-  p.tma_a = gemm_operand_map(a.a, s.m, s.k, s.l, a.lda, a.batch_stride_a, gemm_sm90_impl::kTileM);
-  p.tma_b = gemm_operand_map(a.b, s.n, s.k, s.l, a.ldb, a.batch_stride_b, TileN / ClusterM);
+  p.tma_a = gemm_operand_map(a.a, MajorA, s.m, s.k, s.l, a.lda, a.batch_stride_a, TileM);
+  p.tma_b = gemm_operand_map(a.b, MajorB, s.n, s.k, s.l, a.ldb, a.batch_stride_b, TileN / ClusterM);
   p.k = s.k;
   p.l = s.l;
   p.epilogue = {a.d, a.c, a.ldd, a.batch_stride_d, a.ldc, a.batch_stride_c, s.m, s.n, a.alpha, a.beta};
@@ -147,7 +168,7 @@ cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t st
   config.dynamicSmemBytes = kSmem;
   config.stream = stream;
   config.attrs = attr;
-  config.numAttrs = 1;
+  config.numAttrs = ClusterM > 1 ? 1 : 0;  // no cluster launch (and its scheduling) for single CTAs
 
   // Persistent grid: as many clusters as fit on the GPU at once (cluster placement may leave
   // some SMs idle), never more than there are cluster tiles.
@@ -163,7 +184,7 @@ cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t st
     }
     return n;
   }();
-  const GemmTileScheduler<gemm_sm90_impl::kTileM, TileN, ClusterM> scheduler(s.m, s.n, s.l);
+  const GemmTileScheduler<TileM, TileN, ClusterM> scheduler(s.m, s.n, s.l);
   const int clusters = scheduler.cluster_tiles() < max_clusters ? scheduler.cluster_tiles() : max_clusters;
   config.gridDim = dim3(clusters * ClusterM);
   return cudaLaunchKernelEx(&config, kernel, p);
@@ -171,31 +192,59 @@ cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t st
 
 }  // namespace detail
 
+// The variants of one operand layout: `config` (non-zero) picks one. A translation unit that
+// only needs one layout calls this directly and instantiates 8 kernels instead of 32.
+template <class TA, class TD, GmmaMajor MajorA, GmmaMajor MajorB>
+cudaError_t gemm_sm90_variant(const GemmSm90Arguments<TA, TD>& args, cudaStream_t stream, GemmSm90Config config) {
+  if (!gemm_sm90_config_supports(config, MajorB)) return cudaErrorInvalidValue;
+  const int key = config.tile_m * 1000000 + (config.ping_pong ? 100000 : 0) + config.tile_n * 100 + config.stages * 10 +
+                  config.cluster_m;
+  switch (key) {
+    case 128025642: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 256, 4, 2>(args, stream);
+    case 128025641: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 256, 4, 1>(args, stream);
+    case 128012862: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 2>(args, stream);
+    case 128012861: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 1>(args, stream);
+    case 128006481: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 64, 8, 1>(args, stream);
+    case 128112862: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 2, true>(args, stream);
+    case 64006521:  // (not for MN-major B: gemm_sm90_config_supports refused it above)
+      if constexpr (MajorB == GmmaMajor::K) return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 64, 12, 1, false, 64>(args, stream);
+      else return cudaErrorInvalidValue;
+    case 64012881: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 8, 1, false, 64>(args, stream);
+    default: return cudaErrorInvalidValue;
+  }
+}
+
+// `config` zero: the heuristic's choice for these arguments on the current device.
+inline GemmSm90Config gemm_sm90_resolve(GemmShape shape, GmmaMajor major_b, GemmSm90Config config) {
+  if (config.tile_n != 0) return config;
+  static const int sm_count = [] {
+    int device = 0, sms = 0;
+    cudaGetDevice(&device);
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    return sms > 0 ? sms : 132;
+  }();
+  return gemm_sm90_heuristic(shape, sm_count, major_b);
+}
+
 // D = alpha * A * B^T + beta * C on `stream`. `config` zero: the heuristic's choice. Returns
 // cudaErrorInvalidValue when gemm_sm90_unsupported(args) is non-empty or no variant matches
 // `config`; throws tma::TmaDescriptorError if the driver refuses a tensor map.
+// gemm_sm90_majors<MajorA, MajorB>: the same for arguments whose majors are known at compile time.
+template <GmmaMajor MajorA, GmmaMajor MajorB, class TA, class TD>
+cudaError_t gemm_sm90_majors(const GemmSm90Arguments<TA, TD>& args, cudaStream_t stream = nullptr,
+                             GemmSm90Config config = {}) {
+  if (args.major_a != MajorA || args.major_b != MajorB || !gemm_sm90_unsupported(args).empty())
+    return cudaErrorInvalidValue;
+  return gemm_sm90_variant<TA, TD, MajorA, MajorB>(args, stream, gemm_sm90_resolve(args.shape, MajorB, config));
+}
+
 template <class TA, class TD>
 cudaError_t gemm_sm90(const GemmSm90Arguments<TA, TD>& args, cudaStream_t stream = nullptr, GemmSm90Config config = {}) {
-  if (!gemm_sm90_unsupported(args).empty()) return cudaErrorInvalidValue;
-  if (config.tile_n == 0) {
-    static const int sm_count = [] {
-      int device = 0, sms = 0;
-      cudaGetDevice(&device);
-      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-      return sms > 0 ? sms : 132;
-    }();
-    config = gemm_sm90_heuristic(args.shape, sm_count);
-  }
-  const int key = (config.ping_pong ? 100000 : 0) + config.tile_n * 100 + config.stages * 10 + config.cluster_m;
-  switch (key) {
-    case 25642: return detail::gemm_sm90_launch<TA, TD, 256, 4, 2>(args, stream);
-    case 25641: return detail::gemm_sm90_launch<TA, TD, 256, 4, 1>(args, stream);
-    case 12862: return detail::gemm_sm90_launch<TA, TD, 128, 6, 2>(args, stream);
-    case 12861: return detail::gemm_sm90_launch<TA, TD, 128, 6, 1>(args, stream);
-    case 6481: return detail::gemm_sm90_launch<TA, TD, 64, 8, 1>(args, stream);
-    case 112862: return detail::gemm_sm90_launch<TA, TD, 128, 6, 2, true>(args, stream);
-    default: return cudaErrorInvalidValue;
-  }
+  constexpr GmmaMajor K = GmmaMajor::K, MN = GmmaMajor::MN;
+  if (args.major_a == K && args.major_b == K) return gemm_sm90_majors<K, K>(args, stream, config);
+  if (args.major_a == MN && args.major_b == K) return gemm_sm90_majors<MN, K>(args, stream, config);
+  if (args.major_a == K && args.major_b == MN) return gemm_sm90_majors<K, MN>(args, stream, config);
+  return gemm_sm90_majors<MN, MN>(args, stream, config);
 }
 
 }  // namespace cute_dsl::kernels

@@ -7,8 +7,10 @@
 //
 // FULL[i] completes after `producer_arrivals` producer_commit calls, EMPTY[i] after
 // `consumer_arrivals` consumer_release calls: count threads (every thread commits/releases) or
-// warps (one lane per warp after __syncwarp()). An arrival releases the caller's prior writes at
-// CTA scope and a wait acquires them, so no extra fence is needed for shared-memory data.
+// warps (one lane per warp after __syncwarp(): correct, but racecheck credits an arrive only to
+// the arriving thread and reports the other lanes' accesses, so tests count threads). An arrival
+// releases the caller's prior accesses at CTA scope and a wait acquires them, so no extra fence
+// is needed for shared-memory data.
 // Works from sm_80 (single arrivals, test_wait loop); sm_90 waits with try_wait.
 //
 // Setup: if (threadIdx.x == 0) AsyncPipeline<S>::init(storage, params); __syncthreads();

@@ -38,8 +38,9 @@ namespace cute_dsl::pipeline {
 struct TmaPipelineParams {
   // Bytes that land in THIS CTA's buffer per stage (all copies, own and peers' multicasts).
   cuda::std::uint32_t transaction_bytes = 0;
-  // How many consumer_release calls per stage each releasing CTA makes (e.g. consumer threads,
-  // or consumer warps when one elected lane per warp releases).
+  // How many consumer_release calls per stage each releasing CTA makes: consumer threads when
+  // they read the stage with ordinary loads (racecheck credits an arrive only to the arriving
+  // thread), or e.g. warpgroups releasing once after wgmma.wait_group (docs/design/pipelines.md).
   cuda::std::uint32_t consumer_arrivals = 1;
   // Bit r set: this CTA's consumers release to CTA r's EMPTY barriers (the CTAs that write into
   // my buffers, myself included). 0 means "only myself" (no cluster, or no multicast).

@@ -35,6 +35,11 @@ void report_compile(const KernelSpec& spec, const CompileOptions& options, const
 // The dump alone, for memory hits whose options ask for it.
 void dump_after_compile(const KernelSpec& spec, const CompileOptions& options, const CompiledKernel& k,
                         const CompileReport& report);
+// After a failed NVRTC compile, when a dump folder is set (the options', else CUTE_DSL_DUMP_DIR):
+// writes the generated source as <dir>/<name>.<key8>.cu, the name a success would have used, so the
+// error can point at it; returns its path, or empty (no folder, or it could not be written).
+std::string dump_failed_source(const KernelSpec& spec, const CompileOptions& options,
+                               const std::string& name_expression, const Hash128& key);
 }  // namespace detail
 
 }  // namespace cute_dsl::jit

@@ -73,6 +73,11 @@ struct DriverApi {
 // a driver older than CUDA 12, no device).
 Expected<const DriverApi*, JitError> driver_api();
 
+// Any other entry point of the same driver by its exported name ("cuTensorMapEncodeTiled",
+// "cuEventRecord", ...): for host code beside the JIT (a kernel's tensor maps, timing) that must
+// not link libcuda either. Null when driver_api() fails or the driver lacks the name.
+void* driver_symbol(const char* name);
+
 // "cuLaunchKernelEx failed: CUDA_ERROR_INVALID_VALUE (1)": the call and the CUresult's name.
 JitError driver_error(const char* call, CuResult result);
 

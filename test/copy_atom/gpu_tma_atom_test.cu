@@ -1,0 +1,230 @@
+// The TMA atoms (atom/tma_atom.hpp) on the GPU: loads and stores of a ragged float matrix through
+// the atom with every swizzle mode (none, 32, 64, 128 B), and a multicast load shared by the two
+// CTAs of a cluster. Random data, poisoned outputs, every element checked. Shared memory is read
+// and written through the atom's shared layout (a Swizzle o Layout tensor), so the test also
+// proves that TMA's address swizzle and the layout's Swizzle name the same elements.
+#include <cuda.h>
+
+#include <cstring>
+#include <vector>
+
+#include "cute_dsl/arch/sm90/cluster.hpp"
+#include "cute_dsl/arch/sm90/mbarrier.hpp"
+#include "cute_dsl/atom/make_tma_atom.hpp"
+#include "cute_dsl/tensor/identity_tensor.hpp"
+#include "cute_dsl/tensor/tiling.hpp"
+#include "gpu_test.cuh"
+
+using namespace cute_dsl;
+
+namespace {
+
+constexpr int kRows = 16;
+template <int B> constexpr int tile_cols = B == 0 ? 24 : (16 << B) / 4;  // floats: a swizzle span (none: 96 B)
+
+// One CTA tile in shared memory: (cols, rows), dimension 0 contiguous, maybe swizzled.
+template <int B>
+auto tile_layout() {
+  auto plain = make_layout(make_shape(Int<tile_cols<B>>{}, Int<kRows>{}));
+  if constexpr (B == 0) return plain;
+  else return composition(Swizzle<B, 2, 3>{}, plain);
+}
+template <int B> using TileLayout = decltype(tile_layout<B>());
+
+struct Matrix {
+  int rows, cols, pitch;
+  std::vector<float> host;
+};
+Matrix random_matrix(int rows, int cols, std::uint32_t seed) {
+  Matrix m{rows, cols, cols + 4, {}};
+  m.host = cute_dsl_test::random_vector<float>(std::size_t(rows) * m.pitch, seed);
+  return m;
+}
+auto global_layout(const Matrix& m) { return make_layout(make_shape(m.cols, m.rows), make_stride(_1{}, m.pitch)); }
+bool same_bits(float a, float b) { return std::memcmp(&a, &b, 4) == 0; }
+
+template <class Atom>
+__global__ void atom_load_kernel(const __grid_constant__ Atom tma, int rows, int cols, float* out) {
+  using L = typename Atom::smem_layout;
+  constexpr int n = int(Atom::Math::tile_elements), bc = Atom::Math::tile().crd[0];
+  __shared__ alignas(1024) float buf[n];
+  __shared__ alignas(8) cuda::std::uint64_t bar;
+  auto s = make_tensor(make_smem_ptr(buf), L{});
+  if (threadIdx.x == 0) {
+    arch::mbarrier_init(&bar, 1);
+    arch::fence_barrier_init();
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    auto tile = local_tile(make_identity_tensor(make_shape(cols, rows)), make_shape(Int<bc>{}, Int<kRows>{}),
+                           make_coord(int(blockIdx.x), int(blockIdx.y)));
+    auto thr = tma.get_slice(0);
+    arch::mbarrier_arrive_expect_tx(&bar, Atom::transaction_bytes);
+    copy(tma.with(bar), thr.partition_S(tile), thr.partition_D(s));
+  }
+  arch::mbarrier_wait(&bar, 0);
+  float* o = out + (std::size_t(blockIdx.y) * gridDim.x + blockIdx.x) * n;
+  for (int e = threadIdx.x; e < n; e += blockDim.x) o[e] = s(e % bc, e / bc);  // logical (col, row) order
+}
+
+template <class Atom>
+__global__ void atom_store_kernel(const __grid_constant__ Atom tma, const float* in, int rows, int cols, int pitch) {
+  using L = typename Atom::smem_layout;
+  constexpr int n = int(Atom::Math::tile_elements), bc = Atom::Math::tile().crd[0];
+  __shared__ alignas(1024) float buf[n];
+  auto s = make_tensor(make_smem_ptr(buf), L{});
+  for (int e = threadIdx.x; e < n; e += blockDim.x) {
+    const int c = int(blockIdx.x) * bc + e % bc, r = int(blockIdx.y) * kRows + e / bc;
+    s(e % bc, e / bc) = (r < rows && c < cols) ? in[std::size_t(r) * pitch + c] : 12345.f;  // past the edge: clipped
+  }
+  tma_store_fence();
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    auto tile = local_tile(make_identity_tensor(make_shape(cols, rows)), make_shape(Int<bc>{}, Int<kRows>{}),
+                           make_coord(int(blockIdx.x), int(blockIdx.y)));
+    auto thr = tma.get_slice();
+    copy(tma, thr.partition_S(s), thr.partition_D(tile));
+    tma_store_arrive();
+    tma_store_wait<0>();
+  }
+}
+
+// Each CTA of a 2-CTA cluster loads its half of the rows of one tile and multicasts it to both.
+template <class Atom>
+__global__ void atom_multicast_kernel(const __grid_constant__ Atom tma, int rows, int cols, float* out) {
+  using L = typename Atom::smem_layout;
+  constexpr int n = int(Atom::Math::tile_elements), bc = Atom::Math::tile().crd[0];
+  __shared__ alignas(1024) float buf[n];
+  __shared__ alignas(8) cuda::std::uint64_t bar;
+  auto s = make_tensor(make_smem_ptr(buf), L{});
+  const int rank = int(arch::cluster_ctarank());
+  if (threadIdx.x == 0) {
+    arch::mbarrier_init(&bar, 1);
+    arch::fence_barrier_init();
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) arch::mbarrier_arrive_expect_tx(&bar, Atom::transaction_bytes);  // both halves land here
+  arch::cluster_sync();  // both barriers armed before either half is sent
+  if (threadIdx.x == 0) {
+    auto tile = local_tile(make_identity_tensor(make_shape(cols, rows)), make_shape(Int<bc>{}, Int<kRows>{}), make_coord(0, 0));
+    auto thr = tma.get_slice(rank);
+    copy(tma.with(bar, static_cast<unsigned short>(0b11)), thr.partition_S(tile), thr.partition_D(s));
+  }
+  arch::mbarrier_wait(&bar, 0);
+  for (int e = threadIdx.x; e < n; e += blockDim.x) out[rank * n + e] = s(e % bc, e / bc);
+  arch::cluster_sync();  // no CTA leaves while its partner may still write into it
+}
+
+template <int B>
+void check_atom_load() {
+  CUTE_DSL_REQUIRE_GPU(90);
+  constexpr int bc = tile_cols<B>, n = bc * kRows;
+  const std::uint32_t seed = cute_dsl_test::test_seed();
+  Matrix m = random_matrix(3 * kRows + 5, 2 * bc + 4, seed);  // ragged in both dimensions
+  const int gx = (m.cols + bc - 1) / bc, gy = (m.rows + kRows - 1) / kRows;
+  cute_dsl_test::DeviceBuffer<float> da(m.host.size()), dout(std::size_t(gx) * gy * n);
+  ASSERT_TRUE(da.ok() && dout.ok());
+  CUTE_DSL_TEST_CUDA(da.upload(m.host));
+  CUTE_DSL_TEST_CUDA(dout.poison());
+  TmaLoadAtom<float, TileLayout<B>, 1> tma{};
+  try {
+    tma = make_tma_load_atom(tma::encode_tiled_from_cudart(), da.get(), global_layout(m), tile_layout<B>());
+  } catch (const std::exception& e) {
+    FAIL() << e.what();
+  }
+  atom_load_kernel<<<dim3(gx, gy), 128>>>(tma, m.rows, m.cols, dout.get());
+  CUTE_DSL_TEST_LAUNCHED();
+  std::vector<float> out;
+  CUTE_DSL_TEST_CUDA(dout.download(out));
+  for (int by = 0; by < gy; ++by)
+    for (int bx = 0; bx < gx; ++bx)
+      for (int e = 0; e < n; ++e) {
+        const int r = by * kRows + e / bc, c = bx * bc + e % bc;
+        const float expected = (r < m.rows && c < m.cols) ? m.host[std::size_t(r) * m.pitch + c] : 0.f;
+        const float got = out[(std::size_t(by) * gx + bx) * n + e];
+        ASSERT_TRUE(same_bits(got, expected)) << "swizzle " << B << " (" << r << "," << c << "): " << got << " vs " << expected
+                                              << " seed " << seed;
+      }
+}
+
+template <int B>
+void check_atom_store() {
+  CUTE_DSL_REQUIRE_GPU(90);
+  constexpr int bc = tile_cols<B>;
+  const std::uint32_t seed = cute_dsl_test::test_seed();
+  Matrix m = random_matrix(3 * kRows + 5, 2 * bc + 4, seed);
+  const int gx = (m.cols + bc - 1) / bc, gy = (m.rows + kRows - 1) / kRows;
+  cute_dsl_test::DeviceBuffer<float> din(m.host.size()), dout(m.host.size());
+  ASSERT_TRUE(din.ok() && dout.ok());
+  CUTE_DSL_TEST_CUDA(din.upload(m.host));
+  CUTE_DSL_TEST_CUDA(dout.poison());
+  TmaStoreAtom<float, TileLayout<B>> tma{};
+  try {
+    tma = make_tma_store_atom(tma::encode_tiled_from_cudart(), dout.get(), global_layout(m), tile_layout<B>());
+  } catch (const std::exception& e) {
+    FAIL() << e.what();
+  }
+  atom_store_kernel<<<dim3(gx, gy), 128>>>(tma, din.get(), m.rows, m.cols, m.pitch);
+  CUTE_DSL_TEST_LAUNCHED();
+  std::vector<float> out;
+  CUTE_DSL_TEST_CUDA(dout.download(out));
+  for (int r = 0; r < m.rows; ++r)
+    for (int c = 0; c < m.pitch; ++c) {
+      const float got = out[std::size_t(r) * m.pitch + c];
+      if (c < m.cols)
+        ASSERT_TRUE(same_bits(got, m.host[std::size_t(r) * m.pitch + c])) << "swizzle " << B << " (" << r << "," << c << ") seed " << seed;
+      else
+        ASSERT_TRUE(got != got) << "swizzle " << B << ": padding (" << r << "," << c << ") was written: " << got;
+    }
+}
+
+}  // namespace
+
+TEST(TmaAtom, LoadNoSwizzleRagged) { check_atom_load<0>(); }
+TEST(TmaAtom, LoadSwizzle32BRagged) { check_atom_load<1>(); }
+TEST(TmaAtom, LoadSwizzle64BRagged) { check_atom_load<2>(); }
+TEST(TmaAtom, LoadSwizzle128BRagged) { check_atom_load<3>(); }
+TEST(TmaAtom, StoreNoSwizzleRagged) { check_atom_store<0>(); }
+TEST(TmaAtom, StoreSwizzle32BRagged) { check_atom_store<1>(); }
+TEST(TmaAtom, StoreSwizzle64BRagged) { check_atom_store<2>(); }
+TEST(TmaAtom, StoreSwizzle128BRagged) { check_atom_store<3>(); }
+
+// 13 x 28 floats: the second CTA's half of the 16 x 32 tile is partly past the edge (zero fill).
+TEST(TmaAtom, MulticastTwoCtaClusterSwizzle128BRagged) {
+  CUTE_DSL_REQUIRE_GPU(90);
+  constexpr int bc = tile_cols<3>, n = bc * kRows;
+  const std::uint32_t seed = cute_dsl_test::test_seed();
+  Matrix m = random_matrix(13, 28, seed);
+  cute_dsl_test::DeviceBuffer<float> da(m.host.size()), dout(2 * n);
+  ASSERT_TRUE(da.ok() && dout.ok());
+  CUTE_DSL_TEST_CUDA(da.upload(m.host));
+  CUTE_DSL_TEST_CUDA(dout.poison());
+  using Atom = TmaLoadAtom<float, TileLayout<3>, 2>;
+  static_assert(Atom::Math::box_extents().crd[1] == kRows / 2);
+  Atom tma{};
+  try {
+    tma = make_tma_load_atom(tma::encode_tiled_from_cudart(), da.get(), global_layout(m), tile_layout<3>(), _2{});
+  } catch (const std::exception& e) {
+    FAIL() << e.what();
+  }
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3(2);
+  cfg.blockDim = dim3(128);
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeClusterDimension;
+  attr[0].val.clusterDim.x = 2;
+  attr[0].val.clusterDim.y = 1;
+  attr[0].val.clusterDim.z = 1;
+  cfg.attrs = attr;
+  cfg.numAttrs = 1;
+  CUTE_DSL_TEST_CUDA(cudaLaunchKernelEx(&cfg, atom_multicast_kernel<Atom>, tma, m.rows, m.cols, dout.get()));
+  CUTE_DSL_TEST_LAUNCHED();
+  std::vector<float> out;
+  CUTE_DSL_TEST_CUDA(dout.download(out));
+  for (int cta = 0; cta < 2; ++cta)
+    for (int e = 0; e < n; ++e) {
+      const int r = e / bc, c = e % bc;
+      const float expected = (r < m.rows && c < m.cols) ? m.host[std::size_t(r) * m.pitch + c] : 0.f;
+      ASSERT_TRUE(same_bits(out[std::size_t(cta) * n + e], expected)) << "CTA " << cta << " (" << r << "," << c << ") seed " << seed;
+    }
+}

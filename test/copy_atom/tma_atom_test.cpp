@@ -1,0 +1,81 @@
+// The TMA atoms' box and partition math (host): per-CTA boxes with and without multicast, where
+// each CTA's slice starts in shared memory (a multiple of the swizzle period), the box origins of
+// global tiles taken from identity tensors, and the descriptor spec the host builder encodes.
+#include "cute_dsl/atom/make_tma_atom.hpp"
+#include "cute_dsl/tensor/identity_tensor.hpp"
+#include "cute_dsl/tensor/tiling.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace cute_dsl;
+
+namespace {
+
+// bf16-sized elements, K-major 128-byte rows: (64, 128) swizzled, as a wgmma operand tile.
+using SmemSw128 = decltype(composition(Swizzle<3, 3, 3>{}, make_layout(make_shape(_64{}, _128{}))));
+using Math1 = TmaBoxMath<SmemSw128, 1>;
+using Math2 = TmaBoxMath<SmemSw128, 2>;
+static_assert(Math1::rank == 2 && Math1::tile_elements == 64 * 128 && Math1::box_elements == 64 * 128);
+static_assert(Math2::box_extents().crd[0] == 64 && Math2::box_extents().crd[1] == 64);
+static_assert(Math2::slice_smem_offset(1) == 64 * 64 && Math2::slice_last_mode_offset(1) == 64);
+// 64*64 two-byte elements = 8 KiB: a multiple of the 1 KiB period of the 128-byte swizzle.
+static_assert(Math2::box_elements % (1 << (3 + 3 + 3)) == 0);
+static_assert(is_same_v<decltype(Math2::box_layout()),
+                        decltype(composition(Swizzle<3, 3, 3>{}, make_layout(make_shape(_64{}, _64{}))))>);
+static_assert(TmaLoadAtom<short, SmemSw128, 2>::transaction_bytes == 64 * 128 * 2);
+static_assert(alignof(TmaLoadAtom<short, SmemSw128, 2>) == 64 && sizeof(TmaDescriptor) == 128);
+
+TEST(TmaAtom, PartitionOfAGlobalTileIsItsBoxOrigin) {
+  auto coords = make_identity_tensor(make_shape(1000, 3000));  // (K, M) of a K-major operand
+  auto tile = local_tile(coords, make_shape(_64{}, _128{}), make_coord(3, 5));
+  TmaLoadAtom<short, SmemSw128, 1> one{};
+  auto b = one.get_slice(0).partition_S(tile);
+  EXPECT_EQ(b.crd[0], 3 * 64);
+  EXPECT_EQ(b.crd[1], 5 * 128);
+  TmaLoadAtom<short, SmemSw128, 2> two{};
+  for (int r = 0; r < 2; ++r) {
+    auto br = two.get_slice(r).partition_S(tile);
+    EXPECT_EQ(br.crd[0], 3 * 64) << r;
+    EXPECT_EQ(br.crd[1], 5 * 128 + 64 * r) << r;  // each CTA loads its half of the rows
+  }
+}
+
+TEST(TmaAtom, PartitionOfTheSharedTileIsTheSliceOfThisCta) {
+  static short smem[64 * 128];
+  auto s = make_tensor(make_smem_ptr(smem), SmemSw128{});
+  TmaLoadAtom<short, SmemSw128, 2> two{};
+  for (int r = 0; r < 2; ++r) {
+    auto sb = two.get_slice(r).partition_D(s);
+    EXPECT_EQ(&sb(0), smem + 64 * 64 * r);
+    // The slice's own (swizzled) layout names the same elements as the tile's lower/upper half.
+    for (int row = 0; row < 64; ++row)
+      for (int k = 0; k < 64; ++k) ASSERT_EQ(&sb(k, row), &s(k, row + 64 * r)) << r << " " << row << " " << k;
+  }
+  TmaStoreAtom<short, SmemSw128> st{};
+  auto coords = make_identity_tensor(make_shape(640, 256));
+  auto b = st.get_slice().partition_D(local_tile(coords, make_shape(_64{}, _128{}), make_coord(9, 1)));
+  EXPECT_EQ(b.crd[0], 576);
+  EXPECT_EQ(b.crd[1], 128);
+  EXPECT_EQ(&st.get_slice().partition_S(s)(0), smem);
+}
+
+#if defined(CUTE_DSL_HAVE_TMA_DESCRIPTOR)
+TEST(TmaAtom, DescriptorSpecHasThePerCtaBoxAndTheSwizzle) {
+  static short g[16];
+  auto spec = tma_atom_spec(g, make_layout(make_shape(1000, 3000), make_stride(_1{}, 1008)), SmemSw128{}, _2{});
+  EXPECT_EQ(spec.shape, (std::vector<std::uint64_t>{1000, 3000}));
+  EXPECT_EQ(spec.strides_bytes, (std::vector<std::uint64_t>{1008 * 2}));
+  EXPECT_EQ(spec.box, (std::vector<std::uint32_t>{64, 64}));
+  EXPECT_EQ(spec.swizzle, tma::SwizzleMode::bytes128);
+  EXPECT_EQ(spec.element_bytes, 2);
+  auto plain = tma_atom_spec(g, make_layout(make_shape(40, 7, 3), make_stride(_1{}, 48, 48 * 7)),
+                             make_layout(make_shape(_8{}, _4{}, _2{})));
+  EXPECT_EQ(plain.box, (std::vector<std::uint32_t>{8, 4, 2}));
+  EXPECT_EQ(plain.strides_bytes, (std::vector<std::uint64_t>{96, 96 * 7}));
+  EXPECT_EQ(plain.swizzle, tma::SwizzleMode::none);
+  EXPECT_THROW(tma_atom_spec(g, make_layout(make_shape(40, 7), make_stride(7, _1{})), make_layout(make_shape(_8{}, _4{}))),
+               tma::TmaDescriptorError);
+}
+#endif
+
+}  // namespace

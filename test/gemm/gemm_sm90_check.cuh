@@ -1,0 +1,111 @@
+// Shared by the Hopper GEMM's GPU tests: run one case through the launcher and compare every
+// element of D with a host reference in double precision (random data, D poisoned first).
+#pragma once
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cute_dsl/kernels/gemm_sm90_launch.hpp>
+
+#include <cmath>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "gpu_test.cuh"
+
+namespace gemm_sm90_test {
+
+using namespace cute_dsl::kernels;
+using cute_dsl::GmmaMajor;
+using cute_dsl_test::DeviceBuffer;
+
+struct Case {
+  int m, n, k, l;
+  float alpha, beta;
+  int pad = 0;  // extra elements per row of A, B, C, D (leading dimension > extent)
+};
+
+template <class T>
+float to_float(T x) {
+  return static_cast<float>(x);
+}
+
+inline const char* major_name(GmmaMajor a, GmmaMajor b) {
+  // BLAS's column-major names of D = A * op(B): A K-major is "T", B K-major is "N".
+  const bool ak = a == GmmaMajor::K, bk = b == GmmaMajor::K;
+  return ak ? (bk ? "TN" : "TT") : (bk ? "NN" : "NT");
+}
+
+// MajorA / MajorB: K-major operands are stored row by row (ld >= K); MN-major ones column by
+// column (A: ld >= M, B: ld >= N). `pad` extra elements per stored row/column either way.
+template <class TA, class TD, GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+void run_case(const Case& c, GemmSm90Config config) {
+  const std::uint32_t seed = cute_dsl_test::test_seed();
+  SCOPED_TRACE("M=" + std::to_string(c.m) + " N=" + std::to_string(c.n) + " K=" + std::to_string(c.k) +
+               " L=" + std::to_string(c.l) + " config=" + std::to_string(config.tile_n) + "/" +
+               std::to_string(config.stages) + "/" + std::to_string(config.cluster_m) +
+               "/tile_m " + std::to_string(config.tile_m) + (config.ping_pong ? " ping-pong" : "") + " " +
+               major_name(MajorA, MajorB) + " seed=" + std::to_string(seed));
+  constexpr bool a_k = MajorA == GmmaMajor::K, b_k = MajorB == GmmaMajor::K;
+  const long long lda = (a_k ? c.k : c.m) + c.pad, ldb = (b_k ? c.k : c.n) + c.pad, ldd = c.n + c.pad;
+  const long long sa = (a_k ? c.m : c.k) * lda, sb = (b_k ? c.n : c.k) * ldb, sd = c.m * ldd;
+  const auto a_f = cute_dsl_test::random_vector<float>(sa * c.l, seed);
+  const auto b_f = cute_dsl_test::random_vector<float>(sb * c.l, seed + 1);
+  const auto c_f = cute_dsl_test::random_vector<float>(sd * c.l, seed + 2);
+  std::vector<TA> a(a_f.size()), b(b_f.size());
+  std::vector<TD> cin(c_f.size());
+  for (size_t i = 0; i < a.size(); ++i) a[i] = TA(a_f[i]);
+  for (size_t i = 0; i < b.size(); ++i) b[i] = TA(b_f[i]);
+  for (size_t i = 0; i < cin.size(); ++i) cin[i] = TD(c_f[i]);
+
+  DeviceBuffer<TA> da(a.size()), db(b.size());
+  DeviceBuffer<TD> dc(cin.size()), dd(cin.size());
+  ASSERT_TRUE(da.ok() && db.ok() && dc.ok() && dd.ok());
+  CUTE_DSL_TEST_CUDA(da.upload(a));
+  CUTE_DSL_TEST_CUDA(db.upload(b));
+  CUTE_DSL_TEST_CUDA(dc.upload(cin));
+  CUTE_DSL_TEST_CUDA(dd.poison());
+
+  GemmSm90Arguments<TA, TD> args{};
+  args.shape = {c.m, c.n, c.k, c.l};
+  args.a = da.get(), args.lda = lda, args.batch_stride_a = sa;
+  args.b = db.get(), args.ldb = ldb, args.batch_stride_b = sb;
+  args.d = dd.get(), args.ldd = ldd, args.batch_stride_d = sd;
+  args.c = dc.get(), args.ldc = ldd, args.batch_stride_c = sd;
+  args.alpha = c.alpha, args.beta = c.beta;
+  args.major_a = MajorA, args.major_b = MajorB;
+  ASSERT_EQ(gemm_sm90_unsupported(args), "");
+  CUTE_DSL_TEST_CUDA((gemm_sm90_majors<MajorA, MajorB>(args, nullptr, config)));
+  CUTE_DSL_TEST_LAUNCHED();
+  std::vector<TD> d;
+  CUTE_DSL_TEST_CUDA(dd.download(d));
+
+  // Inputs are exactly representable after the conversion above: the reference uses them.
+  const double out_eps = sizeof(TD) == 4 ? 1e-6 : (std::is_same_v<TD, __half> ? 1.0 / 1024 : 1.0 / 128);
+  int bad = 0;
+  for (int batch = 0; batch < c.l; ++batch)
+    for (int i = 0; i < c.m; ++i)
+      for (int j = 0; j < c.n; ++j) {
+        double acc = 0, mag = 0;
+        for (int k = 0; k < c.k; ++k) {
+          const long long ai = a_k ? i * lda + k : k * lda + i, bj = b_k ? j * ldb + k : k * ldb + j;
+          const double x = to_float(a[batch * sa + ai]) * double(to_float(b[batch * sb + bj]));
+          acc += x;
+          mag += std::fabs(x);
+        }
+        const double cv = to_float(cin[batch * sd + i * ldd + j]);
+        const double ref = c.alpha * acc + c.beta * cv;
+        const double got = to_float(d[batch * sd + i * ldd + j]);
+        // Tensor-core f32 accumulation (not IEEE round-to-nearest at every add: allow 1e-4 of the
+        // sum of magnitudes) + rounding of the output type. A layout bug is off by O(1).
+        const double tol = 1e-4 * (std::fabs(c.alpha) * mag + std::fabs(c.beta * cv)) + out_eps * std::fabs(ref) + 1e-6;
+        if (!(std::fabs(got - ref) <= tol) && ++bad <= 5)
+          ADD_FAILURE() << "D(" << batch << "," << i << "," << j << ") = " << got << ", expected " << ref;
+      }
+  EXPECT_EQ(bad, 0) << "elements off";
+  // Padding columns of D keep their poison: the kernel writes inside M x N only.
+  if (c.pad > 0) EXPECT_TRUE(std::isnan(to_float(d[c.n]))) << "wrote past N into the padding";
+}
+
+}  // namespace gemm_sm90_test

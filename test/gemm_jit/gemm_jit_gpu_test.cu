@@ -1,0 +1,218 @@
+// The Hopper GEMM compiled by the JIT from run-time choices, on the GPU: every element against a
+// host reference in double precision, random data, D poisoned (NaN) before each run; ragged M, N,
+// K, batches, padding, alpha/beta, K- and MN-major operands, 64- and 128-row tiles. Then
+// autotuning: the winner is stored in the table and a second call reuses it without timing.
+// Built by nvcc, so it also checks the JIT's shared-memory size against the kernel's own.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include "cute_dsl/jit/gemm_autotune.hpp"
+#include "cute_dsl/jit/gemm_sm90.hpp"
+#include "cute_dsl/kernels/gemm_sm90.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "gpu_test.cuh"
+
+namespace {
+
+namespace jit = cute_dsl::jit;
+namespace impl = cute_dsl::kernels::gemm_sm90_impl;
+using cute_dsl_test::DeviceBuffer;
+
+jit::GemmSm90Config config(int tile_n, int stages, int cluster_m, bool ping_pong = false, int tile_m = 128) {
+  jit::GemmSm90Config c;
+  c.tile_m = tile_m, c.tile_n = tile_n, c.stages = stages, c.cluster_m = cluster_m, c.ping_pong = ping_pong;
+  return c;
+}
+
+template <class T> constexpr jit::ElementType element_type() {
+  if constexpr (std::is_same_v<T, __nv_bfloat16>) return jit::ElementType::bf16;
+  else if constexpr (std::is_same_v<T, __half>) return jit::ElementType::f16;
+  else return jit::ElementType::f32;
+}
+
+struct Case {
+  int m, n, k, l;
+  float alpha = 1.f, beta = 0.f;
+  int pad = 0;  // extra elements per row/column of A, B, C, D
+  jit::GemmMajor major_a = jit::GemmMajor::k, major_b = jit::GemmMajor::k;
+};
+
+// Buffers for one case on the GPU, the host copies, and the reference check.
+template <class TA, class TD>
+struct Problem {
+  Case c;
+  long long lda, ldb, ldd, sa, sb, sd;
+  std::vector<TA> a, b;
+  std::vector<TD> cin;
+  DeviceBuffer<TA> da, db;
+  DeviceBuffer<TD> dc, dd;
+
+  static long long rows_of(jit::GemmMajor m, int rows, int k) { return m == jit::GemmMajor::k ? rows : k; }
+  static long long ld_of(jit::GemmMajor m, int rows, int k, int pad) { return (m == jit::GemmMajor::k ? k : rows) + pad; }
+
+  Problem(const Case& cs, std::uint32_t seed)
+      : c(cs), lda(ld_of(cs.major_a, cs.m, cs.k, cs.pad)), ldb(ld_of(cs.major_b, cs.n, cs.k, cs.pad)), ldd(cs.n + cs.pad),
+        sa(rows_of(cs.major_a, cs.m, cs.k) * lda), sb(rows_of(cs.major_b, cs.n, cs.k) * ldb), sd(cs.m * ldd),
+        a(sa * cs.l), b(sb * cs.l), cin(sd * cs.l), da(a.size()), db(b.size()), dc(cin.size()), dd(cin.size()) {
+    const auto af = cute_dsl_test::random_vector<float>(a.size(), seed);
+    const auto bf = cute_dsl_test::random_vector<float>(b.size(), seed + 1);
+    const auto cf = cute_dsl_test::random_vector<float>(cin.size(), seed + 2);
+    for (size_t i = 0; i < a.size(); ++i) a[i] = TA(af[i]);
+    for (size_t i = 0; i < b.size(); ++i) b[i] = TA(bf[i]);
+    for (size_t i = 0; i < cin.size(); ++i) cin[i] = TD(cf[i]);
+  }
+
+  jit::GemmSm90Types types() const { return {element_type<TA>(), element_type<TD>(), c.major_a, c.major_b}; }
+
+  // Uploads, poisons D; false (with a failure) when the GPU refuses.
+  jit::GemmSm90Arguments upload() {
+    EXPECT_TRUE(da.ok() && db.ok() && dc.ok() && dd.ok());
+    EXPECT_EQ(da.upload(a), cudaSuccess);
+    EXPECT_EQ(db.upload(b), cudaSuccess);
+    EXPECT_EQ(dc.upload(cin), cudaSuccess);
+    EXPECT_EQ(dd.poison(), cudaSuccess);
+    jit::GemmSm90Arguments g;
+    g.m = c.m, g.n = c.n, g.k = c.k, g.l = c.l;
+    g.a = da.get(), g.lda = lda, g.batch_stride_a = sa;
+    g.b = db.get(), g.ldb = ldb, g.batch_stride_b = sb;
+    g.d = dd.get(), g.ldd = ldd, g.batch_stride_d = sd;
+    g.c = dc.get(), g.ldc = ldd, g.batch_stride_c = sd;
+    g.alpha = c.alpha, g.beta = c.beta;
+    return g;
+  }
+
+  TA at_a(int batch, int i, int k) const {
+    return a[batch * sa + (c.major_a == jit::GemmMajor::k ? i * lda + k : k * lda + i)];
+  }
+  TA at_b(int batch, int j, int k) const {
+    return b[batch * sb + (c.major_b == jit::GemmMajor::k ? j * ldb + k : k * ldb + j)];
+  }
+
+  void check() {
+    std::vector<TD> d;
+    ASSERT_EQ(dd.download(d), cudaSuccess);
+    const double out_eps = sizeof(TD) == 4 ? 1e-6 : (std::is_same_v<TD, __half> ? 1.0 / 1024 : 1.0 / 128);
+    int bad = 0;
+    for (int batch = 0; batch < c.l; ++batch)
+      for (int i = 0; i < c.m; ++i)
+        for (int j = 0; j < c.n; ++j) {
+          double acc = 0, mag = 0;
+          for (int k = 0; k < c.k; ++k) {
+            const double x = double(float(at_a(batch, i, k))) * double(float(at_b(batch, j, k)));
+            acc += x;
+            mag += std::fabs(x);
+          }
+          const double cv = float(cin[batch * sd + i * ldd + j]);
+          const double ref = c.alpha * acc + c.beta * cv;
+          const double got = float(d[batch * sd + i * ldd + j]);
+          // f32 tensor-core accumulation (1e-4 of the magnitudes) + the output type's rounding.
+          const double tol = 1e-4 * (std::fabs(c.alpha) * mag + std::fabs(c.beta * cv)) + out_eps * std::fabs(ref) + 1e-6;
+          if (!(std::fabs(got - ref) <= tol) && ++bad <= 5)
+            ADD_FAILURE() << "D(" << batch << "," << i << "," << j << ") = " << got << ", expected " << ref;
+        }
+    EXPECT_EQ(bad, 0) << "elements off";
+    if (c.pad > 0) EXPECT_TRUE(std::isnan(float(d[c.n]))) << "wrote past N into the padding";
+  }
+};
+
+template <class TA, class TD>
+void run_case(const Case& c, const jit::GemmSm90Config& cfg) {
+  const std::uint32_t seed = cute_dsl_test::test_seed();
+  SCOPED_TRACE("M=" + std::to_string(c.m) + " N=" + std::to_string(c.n) + " K=" + std::to_string(c.k) + " L=" +
+               std::to_string(c.l) + " config " + jit::to_string(cfg) + " seed=" + std::to_string(seed));
+  Problem<TA, TD> p(c, seed);
+  const jit::GemmSm90Arguments args = p.upload();
+  ASSERT_EQ(jit::gemm_sm90_unsupported(p.types(), args), "");
+  auto gemm = jit::GemmSm90Jit::create(p.types(), cfg);
+  ASSERT_TRUE(gemm) << gemm.error().describe();
+  auto r = gemm->run(args);
+  ASSERT_TRUE(r) << r.error().describe();
+  CUTE_DSL_TEST_LAUNCHED();
+  p.check();
+}
+
+TEST(GemmJitLayout, SharedBytesMatchTheKernel) {  // no GPU needed: nvcc's constants
+  EXPECT_EQ(jit::gemm_sm90_shared_bytes(config(256, 4, 2)), unsigned(impl::shared_bytes<256, 4, 128>));
+  EXPECT_EQ(jit::gemm_sm90_shared_bytes(config(128, 6, 1)), unsigned(impl::shared_bytes<128, 6, 128>));
+  EXPECT_EQ(jit::gemm_sm90_shared_bytes(config(64, 12, 1, false, 64)), unsigned(impl::shared_bytes<64, 12, 64>));
+  EXPECT_EQ(jit::kGemmSm90Threads, unsigned(impl::kThreads));
+}
+
+TEST(GemmJit, RaggedBf16Cluster2) {
+  CUTE_DSL_REQUIRE_GPU(90);
+  run_case<__nv_bfloat16, __nv_bfloat16>({300, 520, 136, 1}, config(256, 4, 2));
+  run_case<__nv_bfloat16, __nv_bfloat16>({1000, 1030, 520, 1}, config(128, 6, 2));
+}
+
+TEST(GemmJit, PingPongBf16ToF32AlphaBetaBatchedPadded) {
+  CUTE_DSL_REQUIRE_GPU(90);
+  run_case<__nv_bfloat16, float>({130, 70, 8, 2, 0.5f, -1.5f, 8}, config(128, 6, 2, true));
+}
+
+TEST(GemmJit, F16SkinnyTiles) {
+  CUTE_DSL_REQUIRE_GPU(90);
+  run_case<__half, __half>({57, 383, 200, 2, 1.f, 1.f}, config(128, 8, 1, false, 64));
+}
+
+TEST(GemmJit, MnMajorOperands) {
+  CUTE_DSL_REQUIRE_GPU(90);
+  Case c{260, 200, 136, 1};
+  c.major_a = jit::GemmMajor::mn;
+  run_case<__nv_bfloat16, float>(c, config(128, 6, 1));
+  c.major_b = jit::GemmMajor::mn;
+  run_case<__nv_bfloat16, float>(c, config(256, 4, 2));
+}
+
+TEST(GemmJit, RejectsBadArgumentsWithoutLaunching) {
+  CUTE_DSL_REQUIRE_GPU(90);
+  auto gemm = jit::GemmSm90Jit::create({}, config(128, 6, 1));
+  ASSERT_TRUE(gemm) << gemm.error().describe();
+  jit::GemmSm90Arguments args;  // null pointers, zero sizes
+  auto r = gemm->run(args);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, jit::JitErrorKind::invalid_option);
+}
+
+TEST(GemmJitAutotune, StoresTheWinnerAndReusesIt) {
+  CUTE_DSL_REQUIRE_GPU(90);
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("cute_dsl_gemm_autotune_" + std::to_string(cute_dsl_test::test_seed()));
+  std::filesystem::create_directories(dir);
+  jit::GemmTuneOptions options;
+  options.table_path = (dir / "gemm_sm90_autotune.txt").string();
+  options.candidates = {config(128, 6, 1), config(256, 4, 2), config(128, 8, 1, false, 64)};
+  options.runs = 3;
+
+  Problem<__nv_bfloat16, __nv_bfloat16> p({1000, 1030, 520, 1}, cute_dsl_test::test_seed());
+  const jit::GemmSm90Arguments args = p.upload();
+  auto first = jit::autotune_gemm_sm90(p.types(), args, options);
+  ASSERT_TRUE(first) << first.error().describe();
+  EXPECT_FALSE(first->from_table);
+  EXPECT_EQ(first->timings.size(), 3u);
+  EXPECT_EQ(first->table_path, options.table_path);
+  const jit::GemmTuningTable table = jit::GemmTuningTable::load(options.table_path);
+  ASSERT_NE(table.find(first->key), nullptr) << "the winner was not stored under " << first->key;
+  EXPECT_EQ(table.find(first->key)->config, first->gemm.config());
+
+  // Another shape of the same class: the stored winner, nothing timed.
+  Problem<__nv_bfloat16, __nv_bfloat16> q({900, 1100, 600, 1}, cute_dsl_test::test_seed() + 7);
+  const jit::GemmSm90Arguments qargs = q.upload();
+  auto second = jit::autotune_gemm_sm90(q.types(), qargs, options);
+  ASSERT_TRUE(second) << second.error().describe();
+  EXPECT_TRUE(second->from_table);
+  EXPECT_TRUE(second->timings.empty());
+  EXPECT_EQ(second->key, first->key);
+  EXPECT_EQ(second->gemm.config(), first->gemm.config());
+  ASSERT_TRUE(second->gemm.run(qargs));
+  CUTE_DSL_TEST_LAUNCHED();
+  q.check();
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace

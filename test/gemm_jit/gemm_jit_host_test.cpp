@@ -1,0 +1,156 @@
+// The Hopper GEMM's JIT path without a GPU: the tuning table's text format (round trip, a damaged
+// file ignored and then rebuilt by the next store), the tuning key, the config rules (the kernel's
+// static_asserts, checked before compiling), the spec, and one cold compile for sm_90a.
+#include "cute_dsl/jit/gemm_autotune.hpp"
+#include "cute_dsl/jit/gemm_sm90.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace {
+
+namespace jit = cute_dsl::jit;
+namespace fs = std::filesystem;
+
+jit::GemmSm90Config config(int tile_n, int stages, int cluster_m, bool ping_pong = false, int tile_m = 128) {
+  jit::GemmSm90Config c;
+  c.tile_m = tile_m;
+  c.tile_n = tile_n;
+  c.stages = stages;
+  c.cluster_m = cluster_m;
+  c.ping_pong = ping_pong;
+  return c;
+}
+
+// A fresh folder per test, removed afterwards.
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    path = fs::temp_directory_path() / ("cute_dsl_gemm_jit_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+                                        "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+void write(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
+
+TEST(GemmTuningKey, ShapeClassRoundsUpToPowersOfTwo) {
+  EXPECT_EQ(jit::gemm_shape_class(1000, 1030, 520, 1), "m1024 n2048 k1024 l1");
+  EXPECT_EQ(jit::gemm_shape_class(8192, 8192, 8192, 3), "m8192 n8192 k8192 lN");
+  EXPECT_EQ(jit::gemm_shape_class(1, 1, 1, 1), "m1 n1 k1 l1");
+}
+
+TEST(GemmTuningKey, NamesTypesLayoutsDeviceAndVersion) {
+  jit::GemmSm90Types t{jit::ElementType::bf16, jit::ElementType::f32, jit::GemmMajor::k, jit::GemmMajor::mn};
+  const std::string key = jit::gemm_sm90_tuning_key(t, 4096, 4096, 4096, 1, "NVIDIA H200\tx");
+  EXPECT_EQ(key.rfind("bf16>f32 KM m4096 n4096 k4096 l1 | NVIDIA H200 x | ", 0), 0u) << key;
+  EXPECT_EQ(key.find('\t'), std::string::npos);
+}
+
+TEST(GemmTuningTable, RoundTrip) {
+  jit::GemmTuningTable table;
+  table.set("bf16>bf16 KK m8192 n8192 k8192 l1 | NVIDIA H200 | 0.1.0", {config(256, 4, 2), 1.375});
+  table.set("f16>f32 KM m64 n8192 k8192 l1 | NVIDIA H200 | 0.1.0", {config(128, 8, 1, false, 64), 0.25});
+  const std::string text = table.serialize();
+  EXPECT_EQ(text.rfind("cute_dsl gemm_sm90 autotune 1\n", 0), 0u) << text;
+  auto back = jit::GemmTuningTable::parse(text);
+  ASSERT_TRUE(back);
+  ASSERT_EQ(back->size(), 2u);
+  const auto* row = back->find("f16>f32 KM m64 n8192 k8192 l1 | NVIDIA H200 | 0.1.0");
+  ASSERT_NE(row, nullptr);
+  EXPECT_EQ(row->config, config(128, 8, 1, false, 64));
+  EXPECT_DOUBLE_EQ(row->ms, 0.25);
+  EXPECT_EQ(back->serialize(), text);
+}
+
+TEST(GemmTuningTable, RejectsDamage) {
+  const std::string good = "cute_dsl gemm_sm90 autotune 1\nkey\t128 256 4 2 0\t1.5\n";
+  ASSERT_TRUE(jit::GemmTuningTable::parse(good));
+  EXPECT_FALSE(jit::GemmTuningTable::parse("cute_dsl gemm_sm90 autotune 2\nkey\t128 256 4 2 0\t1.5\n"));  // version
+  EXPECT_FALSE(jit::GemmTuningTable::parse(good.substr(0, good.size() - 5)));  // truncated line
+  EXPECT_FALSE(jit::GemmTuningTable::parse("cute_dsl gemm_sm90 autotune 1\nkey\t128 256 4 2 0 7\t1.5\n"));
+  EXPECT_FALSE(jit::GemmTuningTable::parse("cute_dsl gemm_sm90 autotune 1\nkey\t128 256 4 2 3\t1.5\n"));  // ping-pong 3
+  EXPECT_FALSE(jit::GemmTuningTable::parse("cute_dsl gemm_sm90 autotune 1\nkey\t128 96 4 2 0\t1.5\n"));   // no such tile
+  EXPECT_FALSE(jit::GemmTuningTable::parse(std::string("\x7f" "ELF\0\1\2", 7)));
+}
+
+TEST(GemmTuningTable, DamagedFileIsIgnoredThenRebuilt) {
+  TempDir dir;
+  const fs::path path = dir.path / "gemm_sm90_autotune.txt";
+  EXPECT_EQ(jit::GemmTuningTable::load(path.string()).size(), 0u);  // missing: empty, not damaged
+  EXPECT_FALSE(jit::GemmTuningTable::load(path.string()).damaged());
+
+  write(path, "cute_dsl gemm_sm90 autotune 1\nkey\t128 256 4 2 0\tnot-a-number\n");
+  jit::GemmTuningTable table = jit::GemmTuningTable::load(path.string());
+  EXPECT_TRUE(table.damaged());
+  EXPECT_EQ(table.size(), 0u);
+
+  table.set("k2", {config(64, 8, 1), 2.0});
+  ASSERT_TRUE(table.save(path.string()));
+  const jit::GemmTuningTable again = jit::GemmTuningTable::load(path.string());
+  EXPECT_FALSE(again.damaged());
+  ASSERT_NE(again.find("k2"), nullptr);
+  EXPECT_EQ(again.find("k2")->config, config(64, 8, 1));
+  EXPECT_EQ(again.find("key"), nullptr);
+  // No temporary file is left beside it.
+  int files = 0;
+  for (const auto& e : fs::directory_iterator(dir.path)) files += e.is_regular_file();
+  EXPECT_EQ(files, 1);
+}
+
+TEST(GemmSm90Config, KernelRulesCheckedBeforeCompiling) {
+  const jit::GemmSm90Types bf16{};
+  for (const jit::GemmSm90Config& c : jit::gemm_sm90_default_candidates())
+    EXPECT_EQ(jit::gemm_sm90_unsupported(bf16, c), "") << jit::to_string(c);
+  EXPECT_NE(jit::gemm_sm90_unsupported(bf16, config(96, 4, 1)), "");
+  EXPECT_NE(jit::gemm_sm90_unsupported(bf16, config(256, 4, 2, true)), "");        // ping-pong needs <= 128
+  EXPECT_NE(jit::gemm_sm90_unsupported(bf16, config(128, 4, 2, false, 64)), "");   // 64-row tiles: no cluster
+  EXPECT_NE(jit::gemm_sm90_unsupported(bf16, config(256, 6, 1)), "");             // 288 KiB of ring
+  EXPECT_NE(jit::gemm_sm90_unsupported({jit::ElementType::f32, jit::ElementType::f32}, config(128, 4, 1)), "");
+  EXPECT_NE(jit::gemm_sm90_unsupported({jit::ElementType::bf16, jit::ElementType::i8}, config(128, 4, 1)), "");
+  EXPECT_EQ(jit::to_string(config(128, 6, 2, true)), "128x128x64 s6 c2x1 pp");
+}
+
+TEST(GemmSm90Arguments, TmaRulesCheckedBeforeLaunching) {
+  jit::GemmSm90Arguments a;
+  a.m = 16, a.n = 16, a.k = 12, a.lda = a.ldb = 12, a.ldd = 16;
+  alignas(16) static char buffer[64];
+  a.a = a.b = a.d = buffer;
+  EXPECT_NE(jit::gemm_sm90_unsupported(jit::GemmSm90Types{}, a), "");  // 24-byte rows
+  a.k = 16, a.lda = a.ldb = 16;
+  EXPECT_EQ(jit::gemm_sm90_unsupported(jit::GemmSm90Types{}, a), "");
+  a.beta = 1.f;  // needs C
+  EXPECT_NE(jit::gemm_sm90_unsupported(jit::GemmSm90Types{}, a), "");
+}
+
+TEST(GemmSm90Spec, NamesTheKernelTemplateWithEveryParameter) {
+  const jit::KernelSpec spec = jit::gemm_sm90_spec({jit::ElementType::f16, jit::ElementType::f32, jit::GemmMajor::mn,
+                                                    jit::GemmMajor::k},
+                                                   config(128, 6, 2, true));
+  EXPECT_EQ(spec.header, "cute_dsl/kernels/gemm_sm90.hpp");
+  EXPECT_EQ(spec.name_expression(),
+            "cute_dsl::kernels::gemm_sm90_kernel<__half, float, 128, 6, 2, true, cute_dsl::GmmaMajor::MN, "
+            "cute_dsl::GmmaMajor::K, 128>");
+  EXPECT_EQ(jit::gemm_sm90_shared_bytes(config(256, 4, 2)), 4u * (128 + 256) * 128 + 2048);
+}
+
+// One cold compile for sm_90a (no GPU needed): the instantiation builds, does not spill, and asks
+// for the kernel's 384 threads.
+TEST(GemmSm90Spec, CompilesForSm90a) {
+  jit::CompileOptions options;
+  options.arch = "sm_90a";
+  auto k = jit::compile(jit::gemm_sm90_spec({}, config(256, 4, 2)), options);
+  ASSERT_TRUE(k) << k.error().describe();
+  auto usage = jit::read_resource_usage((*k)->binary, (*k)->lowered_name);
+  ASSERT_TRUE(usage) << usage.error().describe();
+  EXPECT_EQ(usage->local_bytes, 0) << "spills";
+  EXPECT_EQ(usage->max_threads, int(jit::kGemmSm90Threads));
+}
+
+}  // namespace
