@@ -10,7 +10,8 @@
 // Benchmark names: "<op> <dtype> <variant>", variant = <threads>x<unroll> (vectors per thread per
 // trip), the access policy (plain | stream | noalloc: elementwise_access.hpp) and the grid
 // (resident: capped at the blocks the GPU holds, grid-stride; onetrip: one block per trip, no
-// cap); bulk <chunk>x<stages> for the TMA copy; transpose vec4 <tile rows>x<tile cols> t<threads>. After the run a
+// cap). The library's defaults (elementwise_defaults.hpp) are "<op> <dtype> 256x1 plain onetrip"
+// and "transpose f32 vec4 128x64 t256"; bulk <chunk>x<stages> for the TMA copy; transpose vec4 <tile rows>x<tile cols> t<threads>. After the run a
 // summary prints each family's GB/s and its ratio to cudaMemcpy D2D of the same buffer size, and
 // the best of each op (the candidates for the defaults).
 //
@@ -104,13 +105,14 @@ bool skip_without_gpu(benchmark::State& state) {
 // Grid for an elementwise kernel. Resident: one trip per block, capped at the blocks the GPU
 // holds at once (from the occupancy calculator, which knows the kernel's registers), each block
 // then loops. OneTrip: no cap, every block does one trip and exits (a non-persistent grid).
+// OneTrip is the library's default (elementwise_onetrip_grid).
 enum class Grid { Resident, OneTrip };
 
 template <class Kernel>
-unsigned grid_for(Kernel kernel, long long n, ck::ElementwiseShape shape, Grid mode = Grid::Resident) {
+unsigned grid_for(Kernel kernel, long long n, ck::ElementwiseShape shape, Grid mode) {
+  if (mode == Grid::OneTrip) return static_cast<unsigned>(ck::elementwise_onetrip_grid(n, shape));
   int per_sm = 0;
   CUTE_DSL_BENCH_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, shape.threads, 0));
-  if (mode == Grid::OneTrip) per_sm = 1 << 20;  // a cap no size reaches
   return static_cast<unsigned>(ck::elementwise_grid(n, shape, context().gpu.sm_count, per_sm));
 }
 
@@ -164,11 +166,11 @@ void BM_Binary(benchmark::State& state, Op op) {
   measure(state, 3.0 * n * sizeof(T),
           [&](cudaStream_t s) { kernel<<<grid, Threads, 0, s>>>(out.p, a.p, b.p, n, op); });
 }
-template <class T, int Threads, int Unroll, class Access, Grid Mode = Grid::Resident>
+template <class T, int Threads, int Unroll, class Access, Grid Mode>
 void BM_Add(benchmark::State& state) { BM_Binary<T, ck::Add, Threads, Unroll, Access, Mode>(state, ck::Add{}); }
-template <class T, class Access>
+template <class T, int Threads, int Unroll, class Access, Grid Mode>
 void BM_Axpby(benchmark::State& state) {
-  BM_Binary<T, ck::Axpby, 256, 4, Access, Grid::Resident>(state, ck::Axpby{0.5f, -2.0f});
+  BM_Binary<T, ck::Axpby, Threads, Unroll, Access, Mode>(state, ck::Axpby{0.5f, -2.0f});
 }
 
 // cuBLAS saxpy: y = a x + y reads 2n and writes n floats, the bytes of an out-of-place add.
@@ -198,13 +200,13 @@ void BM_CublasGeamAxpby(benchmark::State& state) {
 
 // ---- unary activation ---------------------------------------------------------------------------
 
-template <class T, class Op, class Access, int Threads = 256, int Unroll = 4>
+template <class T, class Op, int Threads, int Unroll, class Access, Grid Mode>
 void BM_Unary(benchmark::State& state) {
   if (skip_without_gpu(state)) return;
   const long long n = state.range(0) / static_cast<long long>(sizeof(T));
   Buffer<T> in(n, 1), out(n, 2);
   auto kernel = ck::elementwise_unary_kernel<T, Op, kVec<T>, Threads, Unroll, Access>;
-  const unsigned grid = grid_for(kernel, n, {kVec<T>, Threads, Unroll});
+  const unsigned grid = grid_for(kernel, n, {kVec<T>, Threads, Unroll}, Mode);
   measure(state, 2.0 * n * sizeof(T), [&](cudaStream_t s) { kernel<<<grid, Threads, 0, s>>>(out.p, in.p, n, Op{}); });
 }
 
@@ -269,9 +271,11 @@ void sweep_sizes(benchmark::internal::Benchmark* b) {
   b->UseManualTime()->Iterations(kRuns)->Unit(benchmark::kMicrosecond);
 }
 
+using f32 = float;
+using f16 = __half;
+using bf16 = __nv_bfloat16;
 using Plain = ck::PlainAccess;
 using Stream = ck::StreamingAccess;
-using NoAlloc = ck::NoAllocateAccess;
 constexpr Grid kRes = Grid::Resident, kOne = Grid::OneTrip;
 
 // op, name, benchmark, all sizes (true) or the sweep's two.
@@ -281,71 +285,59 @@ struct Entry {
   void (*fn)(benchmark::State&);
   bool all;
 };
+// The defaults (elementwise_defaults.hpp: 256 threads x 1 vector, plain, one-trip grid; transpose
+// vec4 128x64 t256) and the references run at every size; the candidates around them at the two
+// sweep sizes. Run 7 (bench/results/kernels_2026-11-22.md) retired the cache-hinted variants: one
+// stays for the record.
+#define CUTE_DSL_ONETRIP_SHAPES(name, fn, T, ...)                                        \
+  {#name, #name " " #T " 256x1 plain onetrip", fn<T, __VA_ARGS__ 256, 1, Plain, kOne>, true},  \
+  {#name, #name " " #T " 256x2 plain onetrip", fn<T, __VA_ARGS__ 256, 2, Plain, kOne>, false}, \
+  {#name, #name " " #T " 512x1 plain onetrip", fn<T, __VA_ARGS__ 512, 1, Plain, kOne>, false}, \
+  {#name, #name " " #T " 512x2 plain onetrip", fn<T, __VA_ARGS__ 512, 2, Plain, kOne>, false}
 const Entry kEntries[] = {
-    // Copy: the anchor, the previous default, block/unroll/access/grid candidates, TMA bulk.
+    // Copy: the anchor, the default and its neighbours, the old default shape, TMA bulk.
     {"copy", "memcpy D2D", BM_Memcpy, true},
-    {"copy", "copy f32 256x4 plain resident", BM_Copy<float, 256, 4, Plain, kRes>, true},
-    {"copy", "copy f32 256x1 plain resident", BM_Copy<float, 256, 1, Plain, kRes>, false},
-    {"copy", "copy f32 512x4 plain resident", BM_Copy<float, 512, 4, Plain, kRes>, false},
-    {"copy", "copy f32 256x4 plain onetrip", BM_Copy<float, 256, 4, Plain, kOne>, false},
-    {"copy", "copy f32 256x1 plain onetrip", BM_Copy<float, 256, 1, Plain, kOne>, false},
-    {"copy", "copy f32 256x4 stream resident", BM_Copy<float, 256, 4, Stream, kRes>, true},
-    {"copy", "copy f32 256x4 noalloc resident", BM_Copy<float, 256, 4, NoAlloc, kRes>, false},
-    {"copy", "copy f32 256x2 stream resident", BM_Copy<float, 256, 2, Stream, kRes>, false},
-    {"copy", "copy f32 256x8 stream resident", BM_Copy<float, 256, 8, Stream, kRes>, false},
-    {"copy", "copy f32 512x2 stream resident", BM_Copy<float, 512, 2, Stream, kRes>, false},
-    {"copy", "copy f32 128x8 stream resident", BM_Copy<float, 128, 8, Stream, kRes>, false},
-    {"copy", "copy f32 256x4 stream onetrip", BM_Copy<float, 256, 4, Stream, kOne>, false},
-    {"copy", "copy f32 256x1 stream onetrip", BM_Copy<float, 256, 1, Stream, kOne>, false},
-    {"copy", "copy f32 512x1 stream onetrip", BM_Copy<float, 512, 1, Stream, kOne>, false},
-    {"copy", "copy f16 256x4 stream resident", BM_Copy<__half, 256, 4, Stream, kRes>, false},
-    {"copy", "copy bulk 8Kx4 resident", BM_CopyBulk<8192, 4, kRes>, true},
-    {"copy", "copy bulk 4Kx8 resident", BM_CopyBulk<4096, 8, kRes>, false},
-    {"copy", "copy bulk 16Kx3 resident", BM_CopyBulk<16384, 3, kRes>, false},
-    {"copy", "copy bulk 8Kx5 resident", BM_CopyBulk<8192, 5, kRes>, false},
-    {"copy", "copy bulk 2Kx8 resident", BM_CopyBulk<2048, 8, kRes>, false},
-    {"copy", "copy bulk 8Kx4 onechunk", BM_CopyBulk<8192, 4, kOne>, false},
+    CUTE_DSL_ONETRIP_SHAPES(copy, BM_Copy, f32),
+    {"copy", "copy f32 256x4 plain resident", BM_Copy<f32, 256, 4, Plain, kRes>, false},
+    {"copy", "copy f32 256x4 stream resident", BM_Copy<f32, 256, 4, Stream, kRes>, false},
+    {"copy", "copy f16 256x1 plain onetrip", BM_Copy<f16, 256, 1, Plain, kOne>, false},
+    {"copy", "copy bf16 256x1 plain onetrip", BM_Copy<bf16, 256, 1, Plain, kOne>, false},
+    {"copy", "copy bulk 8Kx4 onechunk", BM_CopyBulk<8192, 4, kOne>, true},
+    {"copy", "copy bulk 8Kx4 resident", BM_CopyBulk<8192, 4, kRes>, false},
     // Add and axpby (3 buffers) vs cuBLAS.
-    {"add", "add f32 256x4 plain resident", BM_Add<float, 256, 4, Plain>, true},
-    {"add", "add f32 512x2 plain resident", BM_Add<float, 512, 2, Plain>, false},
-    {"add", "add f32 256x4 stream resident", BM_Add<float, 256, 4, Stream>, true},
-    {"add", "add f32 512x2 stream resident", BM_Add<float, 512, 2, Stream>, false},
-    {"add", "add f32 256x2 stream resident", BM_Add<float, 256, 2, Stream>, false},
-    {"add", "add f32 256x4 stream onetrip", BM_Add<float, 256, 4, Stream, kOne>, false},
-    {"add", "add f32 256x1 stream onetrip", BM_Add<float, 256, 1, Stream, kOne>, false},
-    {"add", "add f16 256x4 stream resident", BM_Add<__half, 256, 4, Stream>, false},
-    {"add", "add bf16 256x4 plain resident", BM_Add<__nv_bfloat16, 256, 4, Plain>, false},
-    {"add", "add bf16 256x4 stream resident", BM_Add<__nv_bfloat16, 256, 4, Stream>, false},
+    CUTE_DSL_ONETRIP_SHAPES(add, BM_Add, f32),
+    {"add", "add f32 512x2 plain resident", BM_Add<f32, 512, 2, Plain, kRes>, false},
+    {"add", "add f16 256x1 plain onetrip", BM_Add<f16, 256, 1, Plain, kOne>, false},
+    {"add", "add bf16 256x1 plain onetrip", BM_Add<bf16, 256, 1, Plain, kOne>, false},
     {"add", "cublas saxpy", BM_CublasSaxpy, true},
-    {"add", "axpby f32 256x4 plain resident", BM_Axpby<float, Plain>, false},
-    {"add", "axpby f32 256x4 stream resident", BM_Axpby<float, Stream>, false},
-    {"add", "cublas geam axpby", BM_CublasGeamAxpby, true},
-    // Activations (2 buffers): accurate tanhf GELU vs tanh.approx, plain vs streaming.
-    {"unary", "relu f32 plain", BM_Unary<float, ck::Relu, Plain>, false},
-    {"unary", "relu f32 stream", BM_Unary<float, ck::Relu, Stream>, false},
-    {"unary", "gelu f32 plain", BM_Unary<float, ck::Gelu, Plain>, true},
-    {"unary", "gelu f32 stream", BM_Unary<float, ck::Gelu, Stream>, false},
-    {"unary", "gelu_approx f32 plain", BM_Unary<float, ck::GeluTanhApprox, Plain>, false},
-    {"unary", "gelu_approx f32 stream", BM_Unary<float, ck::GeluTanhApprox, Stream>, true},
-    {"unary", "gelu_approx f32 stream 512x2", BM_Unary<float, ck::GeluTanhApprox, Stream, 512, 2>, false},
-    {"unary", "gelu bf16 plain", BM_Unary<__nv_bfloat16, ck::Gelu, Plain>, false},
-    {"unary", "gelu bf16 stream", BM_Unary<__nv_bfloat16, ck::Gelu, Stream>, false},
-    {"unary", "gelu_approx bf16 stream", BM_Unary<__nv_bfloat16, ck::GeluTanhApprox, Stream>, false},
-    {"unary", "silu f16 stream", BM_Unary<__half, ck::Silu, Stream>, false},
-    // Transpose (2 buffers) vs cuBLAS geam.
-    {"transpose", "transpose f32 scalar 32x8", BM_Transpose<float, 32, 8>, true},
-    {"transpose", "transpose f16 scalar 64x8", BM_Transpose<__half, 64, 8>, false},
-    {"transpose", "transpose f32 vec4 64x64 t256", BM_TransposeVec4<64, 64, 256>, true},
-    {"transpose", "transpose f32 vec4 64x64 t128", BM_TransposeVec4<64, 64, 128>, false},
-    {"transpose", "transpose f32 vec4 32x32 t64", BM_TransposeVec4<32, 32, 64>, false},
-    {"transpose", "transpose f32 vec4 32x32 t32", BM_TransposeVec4<32, 32, 32>, false},
-    {"transpose", "transpose f32 vec4 32x128 t256", BM_TransposeVec4<32, 128, 256>, false},
-    {"transpose", "transpose f32 vec4 32x128 t128", BM_TransposeVec4<32, 128, 128>, false},
-    {"transpose", "transpose f32 vec4 64x128 t512", BM_TransposeVec4<64, 128, 512>, false},
+    CUTE_DSL_ONETRIP_SHAPES(axpby, BM_Axpby, f32),
+    {"axpby", "cublas geam axpby", BM_CublasGeamAxpby, true},
+    // Activations (2 buffers): GELU (tanhf for f32) vs tanh.approx; SiLU.
+    CUTE_DSL_ONETRIP_SHAPES(relu, BM_Unary, f32, ck::Relu,),
+    CUTE_DSL_ONETRIP_SHAPES(gelu, BM_Unary, f32, ck::Gelu,),
+    CUTE_DSL_ONETRIP_SHAPES(gelu_approx, BM_Unary, f32, ck::GeluTanhApprox,),
+    {"gelu", "gelu f32 256x4 plain resident", BM_Unary<f32, ck::Gelu, 256, 4, Plain, kRes>, false},
+    // 16-bit activations: the default (fast __expf/__fdividef path) and the accurate one.
+    {"gelu", "gelu bf16 256x1 plain onetrip", BM_Unary<bf16, ck::Gelu, 256, 1, Plain, kOne>, false},
+    {"gelu", "gelu f16 256x1 plain onetrip", BM_Unary<f16, ck::Gelu, 256, 1, Plain, kOne>, false},
+    {"gelu_accurate", "gelu_accurate bf16 256x1 plain onetrip", BM_Unary<bf16, ck::GeluAccurate, 256, 1, Plain, kOne>, false},
+    {"gelu_accurate", "gelu_accurate f16 256x1 plain onetrip", BM_Unary<f16, ck::GeluAccurate, 256, 1, Plain, kOne>, false},
+    {"gelu_approx", "gelu_approx bf16 256x1 plain onetrip", BM_Unary<bf16, ck::GeluTanhApprox, 256, 1, Plain, kOne>, false},
+    CUTE_DSL_ONETRIP_SHAPES(silu, BM_Unary, f32, ck::Silu,),
+    {"silu", "silu f16 256x1 plain onetrip", BM_Unary<f16, ck::Silu, 256, 1, Plain, kOne>, false},
+    {"silu", "silu bf16 256x1 plain onetrip", BM_Unary<bf16, ck::Silu, 256, 1, Plain, kOne>, false},
+    {"silu_accurate", "silu_accurate f16 256x1 plain onetrip", BM_Unary<f16, ck::SiluAccurate, 256, 1, Plain, kOne>, false},
+    {"silu_accurate", "silu_accurate bf16 256x1 plain onetrip", BM_Unary<bf16, ck::SiluAccurate, 256, 1, Plain, kOne>, false},
+    // Transpose (2 buffers) vs cuBLAS geam: the default tile first.
+    {"transpose", "transpose f32 vec4 128x64 t256", BM_TransposeVec4<128, 64, 256>, true},
+    {"transpose", "transpose f32 vec4 128x64 t512", BM_TransposeVec4<128, 64, 512>, false},
+    {"transpose", "transpose f32 vec4 128x64 t128", BM_TransposeVec4<128, 64, 128>, false},
     {"transpose", "transpose f32 vec4 64x128 t256", BM_TransposeVec4<64, 128, 256>, false},
-    {"transpose", "transpose f32 vec4 128x64 t256", BM_TransposeVec4<128, 64, 256>, false},
+    {"transpose", "transpose f32 vec4 64x64 t128", BM_TransposeVec4<64, 64, 128>, false},
+    {"transpose", "transpose f32 scalar 32x8", BM_Transpose<f32, 32, 8>, false},
     {"transpose", "cublas geam transpose", BM_CublasGeamTranspose, true},
 };
+#undef CUTE_DSL_ONETRIP_SHAPES
 
 // Google Benchmark renamed Run::error_occurred to Run::skipped (1.8); build with either.
 template <class Run>

@@ -45,6 +45,7 @@
 #include "cute_dsl/atom/copy_traits_sm90.hpp"
 #include "cute_dsl/atom/tiled_copy.hpp"
 #include "cute_dsl/arch/sm90/tma_copy.hpp"
+#include "cute_dsl/atom/tma_atom.hpp"  // TMA as an atom (host builder: atom/make_tma_atom.hpp)
 // Synchronisation and pipelines (docs/04_pipelines.md); the arch/ wrappers fail to compile only
 // when USED for too old a target.
 #include "cute_dsl/arch/sm90/mbarrier.hpp"

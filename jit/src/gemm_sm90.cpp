@@ -170,6 +170,14 @@ Expected<GemmSm90Jit, JitError> GemmSm90Jit::create(const GemmSm90Types& types, 
     return unexpected(JitError{JitErrorKind::invalid_option, why, {}, {}, {}});
   auto compiled = compile(gemm_sm90_spec(types, config), options);
   if (!compiled) return unexpected(compiled.error());
+  // The kernel's static shared memory (the epilogue's staging) comes on top of the ring.
+  if (auto usage = read_resource_usage((*compiled)->binary, (*compiled)->lowered_name);
+      usage && usage->shared_bytes + gemm_sm90_shared_bytes(config) > kMaxSharedPerBlock)
+    return unexpected(JitError{JitErrorKind::invalid_option,
+                               "gemm_sm90: " + std::to_string(usage->shared_bytes) + " bytes of static and " +
+                                   std::to_string(gemm_sm90_shared_bytes(config)) +
+                                   " of dynamic shared memory exceed 227 KiB",
+                               {}, {}, {}});
   auto loaded = load(**compiled);
   if (!loaded) return unexpected(loaded.error());
   return GemmSm90Jit(types, config, std::move(*compiled), std::move(*loaded));

@@ -44,5 +44,6 @@ struct Entry {
 using Provider = std::vector<Entry> (*)();
 
 std::vector<Entry> elementwise_entries();  // demo_elementwise.cpp
+std::vector<Entry> gemm_entries();         // demo_gemm.cpp
 
 }  // namespace cute_dsl::tools::demo

@@ -23,6 +23,7 @@ namespace {
 // Each provider returns the entries of one kernel family. The GEMM joins here (see demo.hpp).
 constexpr demo::Provider kProviders[] = {
     demo::elementwise_entries,
+    demo::gemm_entries,
 };
 
 void usage(std::FILE* out) {
@@ -30,7 +31,7 @@ void usage(std::FILE* out) {
                "usage: cute-dsl demo [--no-gpu] [--elements N] [--runs R]\n"
                "\n"
                "JIT-compiles the library's kernels; with a GPU, runs, checks and times them against a\n"
-               "reference (cudaMemcpy device-to-device for bandwidth-bound kernels).\n"
+               "reference (cudaMemcpy device-to-device for bandwidth-bound kernels, cuBLAS for the GEMM).\n"
                "  --no-gpu       compile for sm_90a and report resources only, even with a GPU\n"
                "  --elements N   elements per buffer for the elementwise kernels (default 2^26: 256 MiB of f32)\n"
                "  --runs R       timed runs per kernel, the median is reported (default 10)\n");
@@ -139,7 +140,8 @@ int demo_command(std::span<char* const> args) {
     std::printf("no GPU: %s.\nCompiled for %s only; with a GPU the demo also runs, checks and times each kernel.\n",
                 why_no_gpu.c_str(), options.arch.c_str());
   } else {
-    std::printf("GB/s count bytes read + written; the reference moves the same bytes as a copy. Times are medians\n"
+    std::printf("GB/s count bytes read + written; the reference moves the same bytes as a copy. TFLOP/s count\n"
+                "2*M*N*K; the GEMM's reference is cuBLAS (bf16, f32 accumulation) on the same data. Times are medians\n"
                 "of %d runs, L2 flushed before each.\n", gpu.runs);
   }
   return failures == 0 ? 0 : 1;

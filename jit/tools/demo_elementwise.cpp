@@ -1,10 +1,11 @@
 // The elementwise rows of `cute-dsl demo`: copy (16-byte vectors and the TMA bulk copy), add,
-// axpby, GELU (tanhf and tanh.approx) and transpose (scalar and 16-byte tiles) (f32, add also
-// bf16: the dtype is a run-time choice of the JIT), each
+// axpby, GELU (tanhf and tanh.approx) and the 16-byte transpose, all with the library's defaults
+// (elementwise_defaults.hpp) (f32, add also bf16: the dtype is a run-time choice of the JIT), each
 // JIT-compiled from include/cute_dsl/kernels/, checked element by element against the same
 // functor on the host, timed (CUDA events, L2 flushed, median) against cudaMemcpy device-to-device
 // of the same bytes, the bandwidth anchor (docs/design/kernels.md).
 #include "demo.hpp"
+#include "demo_support.hpp"
 
 #include "cute_dsl/kernels/elementwise_launch.hpp"
 #include "cute_dsl/kernels/elementwise_ops.hpp"
@@ -25,34 +26,10 @@ namespace {
 namespace ck = cute_dsl::kernels;
 namespace cb = cute_dsl_bench;
 
-constexpr int kThreads = 256, kUnroll = 4;  // and 16-byte vectors: 16 / sizeof(T) elements
-
-// Fast uniform [-1, 1) values (xorshift), rounded to T: the demo fills up to a few hundred MB.
-template <class T>
-std::vector<T> random_values(long long n, std::uint64_t seed) {
-  std::vector<T> v(static_cast<std::size_t>(n));
-  std::uint64_t s = seed * 0x9e3779b97f4a7c15ull + 1;
-  for (T& x : v) {
-    s ^= s << 13, s ^= s >> 7, s ^= s << 17;
-    x = T(static_cast<float>(s >> 40) * (2.0f / 16777216.0f) - 1.0f);
-  }
-  return v;
-}
-
-// Device buffer of n elements that frees itself; `error` is set when allocation fails.
-template <class T>
-struct DeviceBuffer {
-  T* p = nullptr;
-  DeviceBuffer(long long n, std::string& error) {
-    if (cudaMalloc(&p, static_cast<std::size_t>(n) * sizeof(T)) != cudaSuccess) {
-      p = nullptr;
-      error = "cudaMalloc of " + std::to_string(n * sizeof(T)) + " bytes failed";
-    }
-  }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  ~DeviceBuffer() { if (p) cudaFree(p); }
-};
+// The library's defaults (elementwise_defaults.hpp): 16-byte vectors, 256 threads, one vector per
+// thread, plain accesses, a one-trip grid. The JIT names every template argument, so the rows'
+// argument strings below spell out the same numbers.
+constexpr int kThreads = ck::kElementwiseThreads;
 
 template <class T> constexpr double epsilon() { return sizeof(T) == 4 ? 1.0 / (1 << 23) : 1.0 / (1 << 7); }  // f32, bf16
 
@@ -80,10 +57,10 @@ bool check_all(const std::vector<T>& got, const std::vector<T>& want, double tol
 }
 
 // Elementwise kernel with `Arity` inputs and functor `op`: run once (output poisoned), check, time.
-// PassOp = false for the copy kernels, which have no functor parameter. grid == 0: the
-// elementwise grid for kThreads-thread blocks; else `grid` blocks of `block` threads.
+// PassOp = false for the copy kernels, which have no functor parameter. grid == 0: the default
+// one-trip grid of kThreads-thread blocks; else `grid` blocks of `block` threads.
 template <class T, int Arity, class Op, bool PassOp = true>
-Measurement run_elementwise(jit::LoadedKernel& kernel, const jit::ResourceUsage& usage, const GpuContext& gpu, Op op,
+Measurement run_elementwise(jit::LoadedKernel& kernel, const GpuContext& gpu, Op op,
                             double tol, std::string& error, unsigned grid = 0, unsigned block = kThreads) {
   Measurement m;
   const long long n = gpu.elements;
@@ -98,11 +75,9 @@ Measurement run_elementwise(jit::LoadedKernel& kernel, const jit::ResourceUsage&
   if (Arity == 2) cudaMemcpy(db.p, b.data(), bytes, cudaMemcpyHostToDevice);
   cudaMemset(dout.p, 0xFF, bytes);  // NaN: a skipped element cannot pass
 
-  const ck::ElementwiseShape shape{static_cast<int>(16 / sizeof(T)), kThreads, kUnroll};
+  const ck::ElementwiseShape shape{ck::kElementwiseVector<T>, kThreads, ck::kElementwiseUnroll};
   jit::LaunchConfig config;
-  config.grid.x = grid ? grid
-                       : static_cast<unsigned>(ck::elementwise_grid(
-                             n, shape, gpu.sm_count, ck::resident_blocks_per_sm(kThreads, usage.registers)));
+  config.grid.x = grid ? grid : static_cast<unsigned>(ck::elementwise_onetrip_grid(n, shape));
   config.block.x = block;
   auto launch = [&](cudaStream_t stream) {
     config.stream = stream;
@@ -134,9 +109,9 @@ Measurement run_elementwise(jit::LoadedKernel& kernel, const jit::ResourceUsage&
   return m;
 }
 
-// A transpose kernel of `tile` x `tile` tiles with `threads` threads per block (the scalar one:
-// tile x rows threads; the 16-byte one: its Threads argument).
-Measurement run_transpose(jit::LoadedKernel& kernel, const GpuContext& gpu, int tile, int threads, std::string& error) {
+// A transpose kernel of tile_rows x tile_cols tiles with `threads` threads per block.
+Measurement run_transpose(jit::LoadedKernel& kernel, const GpuContext& gpu, int tile_rows, int tile_cols, int threads,
+                          std::string& error) {
   Measurement m;
   long long rows = 1;
   while (rows * rows * 4 <= gpu.elements) rows *= 2;  // square, or twice as wide as tall
@@ -150,7 +125,7 @@ Measurement run_transpose(jit::LoadedKernel& kernel, const GpuContext& gpu, int 
   cudaMemcpy(din.p, in.data(), n * 4, cudaMemcpyHostToDevice);
   cudaMemset(dout.p, 0xFF, n * 4);
   jit::LaunchConfig config;
-  config.grid.x = static_cast<unsigned>(ck::transpose_grid(rows, cols, tile));
+  config.grid.x = static_cast<unsigned>(ck::transpose_grid(rows, cols, tile_rows, tile_cols));
   config.block.x = static_cast<unsigned>(threads);
   auto launch = [&](cudaStream_t stream) {
     config.stream = stream;
@@ -184,57 +159,61 @@ constexpr const char* kElementwise = "cute_dsl/kernels/elementwise.hpp";
 
 }  // namespace
 
+// The JIT's template-argument text of the default shape for T (vector elements, threads, unroll).
+#define CUTE_DSL_DEMO_SHAPE(vec) #vec ", 256, 1"
+static_assert(ck::kElementwiseThreads == 256 && ck::kElementwiseUnroll == 1, "update CUTE_DSL_DEMO_SHAPE");
+static_assert(ck::kTransposeVec4TileRows == 128 && ck::kTransposeVec4TileCols == 64 && ck::kTransposeVec4Threads == 256,
+              "update the transpose row");
+
 std::vector<Entry> elementwise_entries() {
   std::vector<Entry> e;
-  e.push_back({"copy f32", spec(kElementwise, "cute_dsl::kernels::copy_kernel", "f32, 4, 256, 4"),
-               [](jit::LoadedKernel& k, const jit::ResourceUsage& u, const GpuContext& g, std::string& err) {
-                 return run_elementwise<float, 1, ck::Identity, false>(k, u, g, ck::Identity{}, 0, err);
+  e.push_back({"copy f32", spec(kElementwise, "cute_dsl::kernels::copy_kernel", "f32, " CUTE_DSL_DEMO_SHAPE(4)),
+               [](jit::LoadedKernel& k, const jit::ResourceUsage&, const GpuContext& g, std::string& err) {
+                 return run_elementwise<float, 1, ck::Identity, false>(k, g, ck::Identity{}, 0, err);
                }});
   e.push_back({"add f32", spec(kElementwise, "cute_dsl::kernels::elementwise_binary_kernel",
-                               "f32, type:cute_dsl::kernels::Add, 4, 256, 4"),
-               [](jit::LoadedKernel& k, const jit::ResourceUsage& u, const GpuContext& g, std::string& err) {
-                 return run_elementwise<float, 2>(k, u, g, ck::Add{}, 0, err);
+                               "f32, type:cute_dsl::kernels::Add, " CUTE_DSL_DEMO_SHAPE(4)),
+               [](jit::LoadedKernel& k, const jit::ResourceUsage&, const GpuContext& g, std::string& err) {
+                 return run_elementwise<float, 2>(k, g, ck::Add{}, 0, err);
                }});
   e.push_back({"add bf16", spec(kElementwise, "cute_dsl::kernels::elementwise_binary_kernel",
-                                "bf16, type:cute_dsl::kernels::Add, 8, 256, 4"),
-               [](jit::LoadedKernel& k, const jit::ResourceUsage& u, const GpuContext& g, std::string& err) {
-                 return run_elementwise<__nv_bfloat16, 2>(k, u, g, ck::Add{}, 0, err);
+                                "bf16, type:cute_dsl::kernels::Add, " CUTE_DSL_DEMO_SHAPE(8)),
+               [](jit::LoadedKernel& k, const jit::ResourceUsage&, const GpuContext& g, std::string& err) {
+                 return run_elementwise<__nv_bfloat16, 2>(k, g, ck::Add{}, 0, err);
                }});
   e.push_back({"axpby f32 (2a - b/2)", spec(kElementwise, "cute_dsl::kernels::elementwise_binary_kernel",
-                                           "f32, type:cute_dsl::kernels::Axpby, 4, 256, 4"),
-               [](jit::LoadedKernel& k, const jit::ResourceUsage& u, const GpuContext& g, std::string& err) {
-                 return run_elementwise<float, 2>(k, u, g, ck::Axpby{2.0f, -0.5f}, 2, err);
+                                           "f32, type:cute_dsl::kernels::Axpby, " CUTE_DSL_DEMO_SHAPE(4)),
+               [](jit::LoadedKernel& k, const jit::ResourceUsage&, const GpuContext& g, std::string& err) {
+                 return run_elementwise<float, 2>(k, g, ck::Axpby{2.0f, -0.5f}, 2, err);
                }});
   e.push_back({"gelu f32", spec(kElementwise, "cute_dsl::kernels::elementwise_unary_kernel",
-                                "f32, type:cute_dsl::kernels::Gelu, 4, 256, 4"),
-               [](jit::LoadedKernel& k, const jit::ResourceUsage& u, const GpuContext& g, std::string& err) {
-                 return run_elementwise<float, 1>(k, u, g, ck::Gelu{}, 4, err);
+                                "f32, type:cute_dsl::kernels::Gelu, " CUTE_DSL_DEMO_SHAPE(4)),
+               [](jit::LoadedKernel& k, const jit::ResourceUsage&, const GpuContext& g, std::string& err) {
+                 return run_elementwise<float, 1>(k, g, ck::Gelu{}, 4, err);
                }});
   e.push_back({"gelu f32 tanh.approx", spec(kElementwise, "cute_dsl::kernels::elementwise_unary_kernel",
-                                               "f32, type:cute_dsl::kernels::GeluTanhApprox, 4, 256, 4"),
-               [](jit::LoadedKernel& k, const jit::ResourceUsage& u, const GpuContext& g, std::string& err) {
+                                               "f32, type:cute_dsl::kernels::GeluTanhApprox, " CUTE_DSL_DEMO_SHAPE(4)),
+               [](jit::LoadedKernel& k, const jit::ResourceUsage&, const GpuContext& g, std::string& err) {
                  // tanh.approx vs the host's tanhf: 1e-3 absolute (|x| < 1), in f32 epsilons.
-                 return run_elementwise<float, 1>(k, u, g, ck::GeluTanhApprox{}, 1e-3 * (1 << 23) + 2, err);
+                 return run_elementwise<float, 1>(k, g, ck::GeluTanhApprox{}, 1e-3 * (1 << 23) + 2, err);
                }});
   e.push_back({"copy f32 TMA bulk",
                spec("cute_dsl/kernels/copy_bulk.hpp", "cute_dsl::kernels::copy_bulk_kernel", "f32, 8192, 4"),
-               [](jit::LoadedKernel& k, const jit::ResourceUsage& u, const GpuContext& g, std::string& err) {
-                 // Resident blocks: as many as the kernel's static shared memory lets an SM hold.
-                 const auto grid = ck::bulk_copy_grid(g.elements * 4, 8192, g.sm_count,
-                                                      ck::resident_blocks_per_sm(32, u.registers, u.shared_bytes));
-                 return run_elementwise<float, 1, ck::Identity, false>(k, u, g, ck::Identity{}, 0, err,
+               [](jit::LoadedKernel& k, const jit::ResourceUsage&, const GpuContext& g, std::string& err) {
+                 // One 8 KiB chunk per block (blocks_per_sm 0: no residency cap), the measured best.
+                 const auto grid = ck::bulk_copy_grid(g.elements * 4, 8192, g.sm_count, 0);
+                 return run_elementwise<float, 1, ck::Identity, false>(k, g, ck::Identity{}, 0, err,
                                                                        static_cast<unsigned>(grid), 32);
                }});
-  e.push_back({"transpose f32", spec("cute_dsl/kernels/transpose.hpp", "cute_dsl::kernels::transpose_kernel", "f32, 32, 8"),
-               [](jit::LoadedKernel& k, const jit::ResourceUsage&, const GpuContext& g, std::string& err) {
-                 return run_transpose(k, g, 32, 32 * 8, err);
-               }});
   e.push_back({"transpose f32 vec4",
-               spec("cute_dsl/kernels/transpose_vectorized.hpp", "cute_dsl::kernels::transpose_vec4_kernel", "f32, 64, 64, 256"),
+               spec("cute_dsl/kernels/transpose_vectorized.hpp", "cute_dsl::kernels::transpose_vec4_kernel",
+                    "f32, 128, 64, 256"),
                [](jit::LoadedKernel& k, const jit::ResourceUsage&, const GpuContext& g, std::string& err) {
-                 return run_transpose(k, g, 64, 256, err);
+                 return run_transpose(k, g, ck::kTransposeVec4TileRows, ck::kTransposeVec4TileCols,
+                                      ck::kTransposeVec4Threads, err);
                }});
   return e;
 }
+#undef CUTE_DSL_DEMO_SHAPE
 
 }  // namespace cute_dsl::tools::demo

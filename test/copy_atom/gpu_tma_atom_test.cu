@@ -13,9 +13,12 @@
 #include "cute_dsl/atom/make_tma_atom.hpp"
 #include "cute_dsl/tensor/identity_tensor.hpp"
 #include "cute_dsl/tensor/tiling.hpp"
-#include "gpu_test.cuh"
+#include "tma_test_matrix.cuh"
 
 using namespace cute_dsl;
+using tma_test::Matrix;
+using tma_test::random_matrix;
+using tma_test::same_bits;
 
 namespace {
 
@@ -31,17 +34,7 @@ auto tile_layout() {
 }
 template <int B> using TileLayout = decltype(tile_layout<B>());
 
-struct Matrix {
-  int rows, cols, pitch;
-  std::vector<float> host;
-};
-Matrix random_matrix(int rows, int cols, std::uint32_t seed) {
-  Matrix m{rows, cols, cols + 4, {}};
-  m.host = cute_dsl_test::random_vector<float>(std::size_t(rows) * m.pitch, seed);
-  return m;
-}
 auto global_layout(const Matrix& m) { return make_layout(make_shape(m.cols, m.rows), make_stride(_1{}, m.pitch)); }
-bool same_bits(float a, float b) { return std::memcmp(&a, &b, 4) == 0; }
 
 template <class Atom>
 __global__ void atom_load_kernel(const __grid_constant__ Atom tma, int rows, int cols, float* out) {
@@ -207,17 +200,7 @@ TEST(TmaAtom, MulticastTwoCtaClusterSwizzle128BRagged) {
   } catch (const std::exception& e) {
     FAIL() << e.what();
   }
-  cudaLaunchConfig_t cfg{};
-  cfg.gridDim = dim3(2);
-  cfg.blockDim = dim3(128);
-  cudaLaunchAttribute attr[1];
-  attr[0].id = cudaLaunchAttributeClusterDimension;
-  attr[0].val.clusterDim.x = 2;
-  attr[0].val.clusterDim.y = 1;
-  attr[0].val.clusterDim.z = 1;
-  cfg.attrs = attr;
-  cfg.numAttrs = 1;
-  CUTE_DSL_TEST_CUDA(cudaLaunchKernelEx(&cfg, atom_multicast_kernel<Atom>, tma, m.rows, m.cols, dout.get()));
+  CUTE_DSL_TEST_CUDA(tma_test::launch_cluster_pair(atom_multicast_kernel<Atom>, tma, m.rows, m.cols, dout.get()));
   CUTE_DSL_TEST_LAUNCHED();
   std::vector<float> out;
   CUTE_DSL_TEST_CUDA(dout.download(out));

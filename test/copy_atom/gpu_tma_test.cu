@@ -15,9 +15,12 @@
 #include "cute_dsl/arch/sm90/tma_copy.hpp"
 #include "cute_dsl/arch/sm90/tma_descriptor.hpp"
 #include "cute_dsl/layout/composed_layout.hpp"
-#include "gpu_test.cuh"
+#include "tma_test_matrix.cuh"
 
 using namespace cute_dsl;
+using tma_test::Matrix;
+using tma_test::random_matrix;
+using tma_test::same_bits;
 
 namespace {
 
@@ -38,15 +41,6 @@ long swizzled_byte(long lin) {
   else return Swizzle<B, 4, 3>::apply_value(lin);
 }
 
-struct Matrix {
-  int rows, cols, pitch;  // floats; pitch * 4 is a multiple of 16
-  std::vector<float> host;
-};
-Matrix random_matrix(int rows, int cols, std::uint32_t seed) {
-  Matrix m{rows, cols, cols + 4, {}};
-  m.host = cute_dsl_test::random_vector<float>(std::size_t(m.rows) * m.pitch, seed);
-  return m;
-}
 
 CUtensorMap descriptor_for(const float* dptr, const Matrix& m, auto smem_layout) {
   return tma::make_tma_descriptor<float>(tma::encode_tiled_from_cudart(), dptr, {std::uint64_t(m.cols), std::uint64_t(m.rows)},
@@ -113,7 +107,6 @@ __global__ void tma_multicast_kernel(const __grid_constant__ CUtensorMap map, fl
   arch::cluster_sync();  // no CTA leaves while its partner may still write into it
 }
 
-bool same_bits(float a, float b) { return std::memcmp(&a, &b, 4) == 0; }
 
 template <int B>
 void check_tma_load() {
@@ -203,17 +196,7 @@ TEST(TmaLoad, MulticastTwoCtaCluster) {
   } catch (const std::exception& e) {
     FAIL() << e.what();
   }
-  cudaLaunchConfig_t cfg{};
-  cfg.gridDim = dim3(2);
-  cfg.blockDim = dim3(128);
-  cudaLaunchAttribute attr[1];
-  attr[0].id = cudaLaunchAttributeClusterDimension;
-  attr[0].val.clusterDim.x = 2;
-  attr[0].val.clusterDim.y = 1;
-  attr[0].val.clusterDim.z = 1;
-  cfg.attrs = attr;
-  cfg.numAttrs = 1;
-  CUTE_DSL_TEST_CUDA(cudaLaunchKernelEx(&cfg, tma_multicast_kernel, map, dout.get()));
+  CUTE_DSL_TEST_CUDA(tma_test::launch_cluster_pair(tma_multicast_kernel, map, dout.get()));
   CUTE_DSL_TEST_LAUNCHED();
   std::vector<float> out;
   CUTE_DSL_TEST_CUDA(dout.download(out));

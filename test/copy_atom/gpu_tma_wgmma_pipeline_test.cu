@@ -25,7 +25,7 @@ using bf16 = __nv_bfloat16;
 
 namespace {
 
-constexpr int kN = 128, kBK = 64, kStages = 3, kKBlocks = 7;  // 7 K blocks through 3 stages
+constexpr int kN = 128, kBK = 64, kStages = 3, kKBlocks = 7, kK = kKBlocks * kBK;  // 7 K blocks through 3 stages
 constexpr int kConsumers = 128, kThreads = kConsumers + 32;    // one warpgroup + the producer warp
 
 // One stage of an operand as TMA writes it: (K, rows), K contiguous, 128-byte swizzle (bf16:
@@ -50,8 +50,7 @@ using AtomB = TmaLoadAtom<bf16, TmaTile<kN>, 1>;
 
 template <int BM>
 __global__ void __launch_bounds__(kThreads) pipelined_gemm_kernel(const __grid_constant__ AtomA<BM> tma_a,
-                                                                   const __grid_constant__ AtomB tma_b, int m_total,
-                                                                   int k_total, float* c) {
+                                                                   const __grid_constant__ AtomB tma_b, float* c) {
   extern __shared__ unsigned char raw[];
   auto& smem = *reinterpret_cast<Shared<BM>*>((reinterpret_cast<unsigned long long>(raw) + 1023) & ~1023ull);
   using Pipe = pipeline::TmaPipeline<kStages>;
@@ -63,12 +62,13 @@ __global__ void __launch_bounds__(kThreads) pipelined_gemm_kernel(const __grid_c
 
   if (threadIdx.x >= kConsumers) {  // producer warp: one lane issues every load
     if (threadIdx.x == kConsumers) {
-      auto cA = make_identity_tensor(make_shape(k_total, m_total));  // A as TMA sees it: (K, M)
-      auto cB = make_identity_tensor(make_shape(k_total, Int<kN>{}));
+      // Static extents: no run-time layout checks (a printf call) in a kernel that runs wgmma.
+      auto cA = make_identity_tensor(make_shape(Int<kK>{}, Int<2 * BM>{}));  // A as TMA sees it: (K, M)
+      auto cB = make_identity_tensor(make_shape(Int<kK>{}, Int<kN>{}));
       auto thr_a = tma_a.get_slice(0);
       auto thr_b = tma_b.get_slice(0);
       auto state = pipeline::make_producer_start_state<kStages>();
-      for (int kb = 0; kb < k_total / kBK; ++kb, ++state) {
+      for (int kb = 0; kb < kKBlocks; ++kb, ++state) {
         pipe.producer_acquire(state);  // stage empty; FULL armed with both tiles' bytes
         auto& full = *pipe.producer_barrier(state);
         auto sA = make_tensor(make_smem_ptr(smem.a[state.index()]), TmaTile<BM>{});
@@ -86,7 +86,7 @@ __global__ void __launch_bounds__(kThreads) pipelined_gemm_kernel(const __grid_c
   // Consumer warpgroup: BM/64 wgmma 64x128x16 per k16 step, accumulators in registers.
   float acc[BM / 64][kN / 2];
   auto state = pipeline::make_consumer_start_state<kStages>();
-  for (int kb = 0; kb < k_total / kBK; ++kb, ++state) {
+  for (int kb = 0; kb < kKBlocks; ++kb, ++state) {
     pipe.consumer_wait(state);
     const unsigned long long db = make_gmma_desc<GmmaMajor::K>(&smem.b[state.index()][0], wgmma_block<kN>());
     CUTE_DSL_UNROLL
@@ -119,7 +119,7 @@ __global__ void __launch_bounds__(kThreads) pipelined_gemm_kernel(const __grid_c
 template <int BM>
 void run_pipelined_gemm() {
   CUTE_DSL_REQUIRE_GPU(90);
-  const int m = 2 * BM, k = kKBlocks * kBK;
+  const int m = 2 * BM, k = kK;
   const std::uint32_t seed = cute_dsl_test::test_seed();
   auto a = cute_dsl_test::random_vector<bf16>(std::size_t(m) * k, seed);
   auto b = cute_dsl_test::random_vector<bf16>(std::size_t(kN) * k, seed + 1);
@@ -140,7 +140,7 @@ void run_pipelined_gemm() {
   }
   const int smem_bytes = int(sizeof(Shared<BM>)) + 1024;  // + room to align the block to 1 KiB
   CUTE_DSL_TEST_CUDA(cudaFuncSetAttribute(pipelined_gemm_kernel<BM>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes));
-  pipelined_gemm_kernel<BM><<<m / BM, kThreads, smem_bytes>>>(tma_a, tma_b, m, k, dc.get());
+  pipelined_gemm_kernel<BM><<<m / BM, kThreads, smem_bytes>>>(tma_a, tma_b, dc.get());
   CUTE_DSL_TEST_LAUNCHED();
   std::vector<float> out;
   CUTE_DSL_TEST_CUDA(dc.download(out));
@@ -153,7 +153,7 @@ void run_pipelined_gemm() {
         mag += std::fabs(p);
       }
       const float got = out[std::size_t(r) * kN + n];
-      ASSERT_LE(std::fabs(double(got) - ref), 1e-5 * mag + 1e-6)  // f32 accumulation of k products; NaN fails
+      ASSERT_LE(std::fabs(double(got) - ref), 1e-4 * mag + 1e-5)  // f32 sums of k products (a wrong K block is off by O(1)); NaN fails
           << "C(" << r << "," << n << ") = " << got << " vs " << ref << ", BM " << BM << ", seed " << seed;
     }
 }

@@ -48,7 +48,10 @@ void run_case(const Case& c, GemmSm90Config config) {
                "/tile_m " + std::to_string(config.tile_m) + (config.ping_pong ? " ping-pong" : "") + " " +
                major_name(MajorA, MajorB) + " seed=" + std::to_string(seed));
   constexpr bool a_k = MajorA == GmmaMajor::K, b_k = MajorB == GmmaMajor::K;
-  const long long lda = (a_k ? c.k : c.m) + c.pad, ldb = (b_k ? c.k : c.n) + c.pad, ldd = c.n + c.pad;
+  // TMA needs 16-byte strides: the contiguous extent rounded up to 8 elements (a no-op for the
+  // K-major cases, whose K is a multiple of 8), plus the padding.
+  auto ld_of = [&](int extent) { return (extent + 7) / 8 * 8 + c.pad; };
+  const long long lda = ld_of(a_k ? c.k : c.m), ldb = ld_of(b_k ? c.k : c.n), ldd = c.n + c.pad;
   const long long sa = (a_k ? c.m : c.k) * lda, sb = (b_k ? c.n : c.k) * ldb, sd = c.m * ldd;
   const auto a_f = cute_dsl_test::random_vector<float>(sa * c.l, seed);
   const auto b_f = cute_dsl_test::random_vector<float>(sb * c.l, seed + 1);

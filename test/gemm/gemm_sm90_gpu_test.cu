@@ -26,6 +26,12 @@ TEST(GemmSm90, HeuristicBf16ToF32AlphaBetaBatched) {
   run_case<__nv_bfloat16, float>({1000, 1030, 520, 3, 0.75f, 0.25f}, {});
 }
 
+TEST(GemmSm90, HeuristicClustersOnlyWithSeveralWaves) {
+  EXPECT_EQ(gemm_sm90_heuristic({2048, 2048, 2048, 1}, 132).cluster_m, 1);  // 128 tiles of 128 x 256: one wave
+  EXPECT_EQ(gemm_sm90_heuristic({4096, 4096, 4096, 1}, 132).cluster_m, 2);
+  EXPECT_EQ(gemm_sm90_heuristic({4096, 4096, 4096, 1}, 132).tile_n, 256);
+}
+
 TEST(GemmSm90, SkinnyMHeuristicPicks64RowTiles) {
   CUTE_DSL_REQUIRE_GPU(90);
   ASSERT_EQ(gemm_sm90_heuristic({64, 8192, 8192, 1}, 132).tile_m, 64);

@@ -16,42 +16,50 @@ using namespace cute_dsl_kernels_test;
 // Sizes: empty, a single element, below one vector, ragged, exactly one block trip, ragged large.
 constexpr long long kSizes[] = {0, 1, 7, 255, 4096, 1000003, 256 * 4 * 8 * 3 + 5, (1 << 22) + 3};
 
-// The default grid of the elementwise kernels (256 threads, Unroll 4, 16-byte vectors).
-template <class Kernel>
-struct ElementwiseGrid {
+// The default launch of the elementwise kernels (elementwise_defaults.hpp: 16-byte vectors, 256
+// threads, Unroll 1, plain accesses, a one-trip grid); Threads, Unroll and Access may be changed
+// (the hinted policies run with 256 x 4, so the Unroll loop is covered too).
+template <class T, int Threads, int Unroll>
+struct ElementwiseLaunch {
+  static constexpr int V = ck::kElementwiseVector<T>;
   static unsigned default_grid(long long n) {
-    return static_cast<unsigned>(ck::elementwise_grid(n, {Kernel::V, 256, 4}, sm_count(), Kernel::blocks_per_sm()));
+    return static_cast<unsigned>(ck::elementwise_onetrip_grid(n, {V, Threads, Unroll}));
   }
 };
 
-template <class T, class Op, class Access = ck::PlainAccess>
-struct Unary : ElementwiseGrid<Unary<T, Op, Access>> {
-  static constexpr int V = static_cast<int>(16 / sizeof(T));
+template <class T, class Op, class Access = ck::DefaultAccess, int Threads = ck::kElementwiseThreads,
+          int Unroll = ck::kElementwiseUnroll>
+struct Unary : ElementwiseLaunch<T, Threads, Unroll> {
   static void run(T* out, const T* a, const T*, long long n, Op op, unsigned grid) {
-    ck::elementwise_unary_kernel<T, Op, V, 256, 4, Access><<<grid, 256>>>(out, a, n, op);
+    ck::elementwise_unary_kernel<T, Op, ck::kElementwiseVector<T>, Threads, Unroll, Access><<<grid, Threads>>>(out, a, n, op);
   }
   static T ref(T a, T, Op op) { return op(a); }
-  static int blocks_per_sm() { return occupancy(ck::elementwise_unary_kernel<T, Op, V, 256, 4, Access>, 256); }
 };
 
-template <class T, class Op, class Access = ck::PlainAccess>
-struct Binary : ElementwiseGrid<Binary<T, Op, Access>> {
-  static constexpr int V = static_cast<int>(16 / sizeof(T));
+template <class T, class Op, class Access = ck::DefaultAccess, int Threads = ck::kElementwiseThreads,
+          int Unroll = ck::kElementwiseUnroll>
+struct Binary : ElementwiseLaunch<T, Threads, Unroll> {
   static void run(T* out, const T* a, const T* b, long long n, Op op, unsigned grid) {
-    ck::elementwise_binary_kernel<T, Op, V, 256, 4, Access><<<grid, 256>>>(out, a, b, n, op);
+    ck::elementwise_binary_kernel<T, Op, ck::kElementwiseVector<T>, Threads, Unroll, Access><<<grid, Threads>>>(out, a, b, n,
+                                                                                                          op);
   }
   static T ref(T a, T b, Op op) { return op(a, b); }
-  static int blocks_per_sm() { return occupancy(ck::elementwise_binary_kernel<T, Op, V, 256, 4, Access>, 256); }
 };
 
-template <class T, class Access = ck::PlainAccess>
-struct Copy : ElementwiseGrid<Copy<T, Access>> {
-  static constexpr int V = static_cast<int>(16 / sizeof(T));
+// Copy with every template argument defaulted: the defaults themselves are what runs.
+template <class T>
+struct Copy : ElementwiseLaunch<T, ck::kElementwiseThreads, ck::kElementwiseUnroll> {
   static void run(T* out, const T* a, const T*, long long n, ck::Identity, unsigned grid) {
-    ck::copy_kernel<T, V, 256, 4, Access><<<grid, 256>>>(out, a, n);
+    ck::copy_kernel<T><<<grid, ck::kElementwiseThreads>>>(out, a, n);
   }
   static T ref(T a, T, ck::Identity) { return a; }
-  static int blocks_per_sm() { return occupancy(ck::copy_kernel<T, V, 256, 4, Access>, 256); }
+};
+template <class T, class Access, int Threads, int Unroll>
+struct CopyWith : ElementwiseLaunch<T, Threads, Unroll> {
+  static void run(T* out, const T* a, const T*, long long n, ck::Identity, unsigned grid) {
+    ck::copy_kernel<T, ck::kElementwiseVector<T>, Threads, Unroll, Access><<<grid, Threads>>>(out, a, n);
+  }
+  static T ref(T a, T, ck::Identity) { return a; }
 };
 
 // The TMA bulk copy, 4 KiB chunks (so the test sizes span one to ~1000 chunks), 4 stages; the
@@ -102,7 +110,8 @@ void check(long long n, Op op, double tol, long long offset = 0, unsigned grid_o
   for (long long i = 0; i < offset; ++i) EXPECT_TRUE(is_poison(out[i])) << "a write before the output, at " << i;
 }
 
-// All sizes, the default grid; then a 3-block grid (several trips per block) and misalignment.
+// All sizes, the default (one-trip) grid; then a 3-block grid (several trips per block: the
+// grid-stride loop) and misalignment.
 template <class T, class Kernel, class Op>
 void check_all(Op op, double tol) {
   for (long long n : kSizes) check<T, Kernel>(n, op, tol);
@@ -118,7 +127,8 @@ TYPED_TEST_SUITE(ElementwiseGpu, ElementTypes, ElementTypeNames);
 
 // Tolerances in units of T's epsilon: 0 where the device must match the host bit for bit (copy,
 // ReLU, a single rounding of an exact sum), a few where the device may contract to FMA or use
-// its own tanhf/expf.
+// its own tanhf/expf (or, for 16-bit types, the fast __expf/__fdividef path: within an ulp of the
+// host's tanhf/expf on these |x| <= 1 inputs; activation_bound_gpu_test.cu bounds it vs f64).
 TYPED_TEST(ElementwiseGpu, Copy) {
   CUTE_DSL_REQUIRE_GPU(90);
   check_all<TypeParam, Copy<TypeParam>>(ck::Identity{}, 0);
@@ -143,15 +153,33 @@ TYPED_TEST(ElementwiseGpu, Silu) {
   CUTE_DSL_REQUIRE_GPU(90);
   check_all<TypeParam, Unary<TypeParam, ck::Silu>>(ck::Silu{}, 4);
 }
+// The accurate activations (the default for f32; tanhf/expf for 16-bit types too).
+TYPED_TEST(ElementwiseGpu, GeluAccurate) {
+  CUTE_DSL_REQUIRE_GPU(90);
+  check_all<TypeParam, Unary<TypeParam, ck::GeluAccurate>>(ck::GeluAccurate{}, 4);
+}
+TYPED_TEST(ElementwiseGpu, SiluAccurate) {
+  CUTE_DSL_REQUIRE_GPU(90);
+  check_all<TypeParam, Unary<TypeParam, ck::SiluAccurate>>(ck::SiluAccurate{}, 4);
+}
 
 // The cache-hinted accesses (elementwise_access.hpp) change how bytes move, never which: exact.
 TYPED_TEST(ElementwiseGpu, CopyStreaming) {
   CUTE_DSL_REQUIRE_GPU(90);
-  check_all<TypeParam, Copy<TypeParam, ck::StreamingAccess>>(ck::Identity{}, 0);
+  check_all<TypeParam, CopyWith<TypeParam, ck::StreamingAccess, 256, 4>>(ck::Identity{}, 0);
 }
 TYPED_TEST(ElementwiseGpu, CopyNoAllocate) {
   CUTE_DSL_REQUIRE_GPU(90);
-  check_all<TypeParam, Copy<TypeParam, ck::NoAllocateAccess>>(ck::Identity{}, 0);
+  check_all<TypeParam, CopyWith<TypeParam, ck::NoAllocateAccess, 256, 4>>(ck::Identity{}, 0);
+}
+// The previous default shape (256 x 4, plain) and the add winner of the resident sweep (512 x 2).
+TYPED_TEST(ElementwiseGpu, CopyPlain256x4) {
+  CUTE_DSL_REQUIRE_GPU(90);
+  check_all<TypeParam, CopyWith<TypeParam, ck::PlainAccess, 256, 4>>(ck::Identity{}, 0);
+}
+TYPED_TEST(ElementwiseGpu, AddPlain512x2) {
+  CUTE_DSL_REQUIRE_GPU(90);
+  check_all<TypeParam, Binary<TypeParam, ck::Add, ck::PlainAccess, 512, 2>>(ck::Add{}, 0);
 }
 TYPED_TEST(ElementwiseGpu, CopyBulk) {
   CUTE_DSL_REQUIRE_GPU(90);
@@ -164,13 +192,13 @@ TYPED_TEST(ElementwiseGpu, CopyBulk) {
 }
 TYPED_TEST(ElementwiseGpu, AddStreaming) {
   CUTE_DSL_REQUIRE_GPU(90);
-  check_all<TypeParam, Binary<TypeParam, ck::Add, ck::StreamingAccess>>(ck::Add{}, 0);
+  check_all<TypeParam, Binary<TypeParam, ck::Add, ck::StreamingAccess, 256, 4>>(ck::Add{}, 0);
 }
 // tanh.approx.f32 against the host's tanhf: within 1e-3 absolute (|x| <= 1, so |gelu| < 1), plus
 // two epsilons of T for the output rounding.
 TYPED_TEST(ElementwiseGpu, GeluTanhApproxStreaming) {
   CUTE_DSL_REQUIRE_GPU(90);
-  check_all<TypeParam, Unary<TypeParam, ck::GeluTanhApprox, ck::StreamingAccess>>(
+  check_all<TypeParam, Unary<TypeParam, ck::GeluTanhApprox, ck::StreamingAccess, 256, 4>>(
       ck::GeluTanhApprox{}, 1e-3 / epsilon<TypeParam>() + 2);
 }
 

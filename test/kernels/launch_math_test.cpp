@@ -24,6 +24,14 @@ static_assert(ck::bulk_copy_grid(8193, 8192, 132, 6) == 2);
 static_assert(ck::bulk_copy_grid(1 << 30, 8192, 132, 6) == 132 * 6);
 static_assert(ck::bulk_copy_grid(1 << 30, 8192, 132, 0) == (1 << 30) / 8192);
 
+// The default one-trip grid: one block per 256 vectors of 16 bytes (elementwise_defaults.hpp), no
+// residency cap, at least one block, at most the grid.x limit.
+static_assert(ck::elementwise_onetrip_grid(0) == 1);
+static_assert(ck::elementwise_onetrip_grid(1024) == 1);
+static_assert(ck::elementwise_onetrip_grid(1025) == 2);
+static_assert(ck::elementwise_onetrip_grid(1025, {8, 512, 2}) == 1);
+static_assert(ck::elementwise_onetrip_grid(1ll << 62) == 2147483647);
+
 // Transpose tiles: square and rectangular, ragged edges round up.
 static_assert(ck::transpose_grid(64, 64, 64) == 1);
 static_assert(ck::transpose_grid(65, 64, 64) == 2);
@@ -36,6 +44,7 @@ TEST(LaunchMath, LargeSizes) {
   EXPECT_EQ(ck::elementwise_grid(n, {4, 256, 4}, 132, 8), 132 * 8);
   EXPECT_EQ(ck::elementwise_grid(n, {4, 256, 4}, 132, 1 << 20), n / (4 * 256 * 4));  // uncapped: one trip each
   EXPECT_EQ(ck::bulk_copy_grid(1ll << 31, 8192, 132, 0), (1ll << 31) / 8192);
+  EXPECT_EQ(ck::elementwise_onetrip_grid(n), n / (4 * 256));  // the default: 524288 blocks of 256 threads
 }
 
 }  // namespace

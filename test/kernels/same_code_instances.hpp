@@ -6,6 +6,9 @@
 // Not here: copy_bulk_kernel (copy_bulk.hpp). Its shared-memory addresses go through
 // arch::shared_address (__cvta_generic_to_shared), which NVRTC lowers through 64-bit registers and
 // nvcc in 32 bits: 8 more SASS instructions on the JIT side (found 2026-11-22, same flags).
+// Nor the default transpose_vec4_kernel<f32, 128, 64, 256> (two 4x4 blocks per thread): 1120 SASS
+// instructions through the JIT vs 1104 from nvcc (found 2026-11-22, CUDA 13.0, same flags; not yet
+// explained). The 64x64/256 instance (one block per thread) below is byte-identical.
 #pragma once
 
 #define CUTE_DSL_SAME_CODE_INSTANCES(X)                                                                         \
@@ -21,4 +24,6 @@
   X("cute_dsl/kernels/elementwise.hpp", elementwise_unary_kernel,                                               \
     "f32, type:cute_dsl::kernels::GeluTanhApprox, 4, 256, 4, type:cute_dsl::kernels::PlainAccess", float,        \
     cute_dsl::kernels::GeluTanhApprox, 4, 256, 4, cute_dsl::kernels::PlainAccess)                              \
-  X("cute_dsl/kernels/transpose_vectorized.hpp", transpose_vec4_kernel, "f32, 64, 64, 256", float, 64, 64, 256)
+  X("cute_dsl/kernels/transpose_vectorized.hpp", transpose_vec4_kernel, "f32, 64, 64, 256", float, 64, 64, 256) \
+  /* the defaults (elementwise_defaults.hpp) */                                                                 \
+  X("cute_dsl/kernels/elementwise.hpp", copy_kernel, "f32, 4, 256, 1", float, 4, 256, 1)

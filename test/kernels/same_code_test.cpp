@@ -6,11 +6,13 @@
 #include "same_code_instances.hpp"
 
 #include "cute_dsl/jit/jit.hpp"
+#include "cute_dsl/jit/gemm_sm90.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cctype>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <ostream>
@@ -66,6 +68,28 @@ std::string_view elf_section(std::string_view elf, std::string_view name) {
 // How ctest shows a row (instead of its bytes).
 void PrintTo(const Instance& row, std::ostream* os) { *os << row.kernel << "<" << row.targs << ">"; }
 
+// The JIT's kernel `k` and the same symbol in nvcc's CUBIN: equal registers, shared and local
+// memory and launch bounds, no spills; `jit_sass` / `nvcc_sass` get both .text sections.
+void expect_same_resources(const jit::CompiledKernel& k, const std::string& nvcc_cubin, std::string_view& jit_sass,
+                           std::string_view& nvcc_sass) {
+  SCOPED_TRACE(k.name_expression + " = " + k.lowered_name);
+  auto jit_usage = jit::read_resource_usage(k.binary, k.lowered_name);
+  auto nvcc_usage = jit::read_resource_usage(nvcc_cubin, k.lowered_name);
+  ASSERT_TRUE(jit_usage) << jit_usage.error().describe();
+  ASSERT_TRUE(nvcc_usage) << "nvcc's CUBIN lacks the JIT's symbol: " << nvcc_usage.error().describe();
+  EXPECT_EQ(jit_usage->registers, nvcc_usage->registers);
+  EXPECT_EQ(jit_usage->shared_bytes, nvcc_usage->shared_bytes);
+  EXPECT_EQ(jit_usage->local_bytes, nvcc_usage->local_bytes);
+  EXPECT_EQ(jit_usage->max_threads, nvcc_usage->max_threads);
+  EXPECT_EQ(jit_usage->local_bytes, 0) << "the kernel spills";
+
+  const std::string text = ".text." + k.lowered_name;
+  jit_sass = elf_section(k.binary, text);
+  nvcc_sass = elf_section(nvcc_cubin, text);
+  ASSERT_FALSE(jit_sass.empty());
+  ASSERT_FALSE(nvcc_sass.empty());
+}
+
 class SameCode : public testing::TestWithParam<Instance> {};
 
 TEST_P(SameCode, NvccAndJitAgree) {
@@ -83,23 +107,9 @@ TEST_P(SameCode, NvccAndJitAgree) {
   options.arch = "sm_90a";
   auto compiled = jit::compile(spec, options);
   ASSERT_TRUE(compiled) << compiled.error().describe();
-  const jit::CompiledKernel& k = **compiled;
-  SCOPED_TRACE(k.name_expression + " = " + k.lowered_name);
-
-  auto jit_usage = jit::read_resource_usage(k.binary, k.lowered_name);
-  auto nvcc_usage = jit::read_resource_usage(nvcc_cubin, k.lowered_name);
-  ASSERT_TRUE(jit_usage) << jit_usage.error().describe();
-  ASSERT_TRUE(nvcc_usage) << "nvcc's CUBIN lacks the JIT's symbol: " << nvcc_usage.error().describe();
-  EXPECT_EQ(jit_usage->registers, nvcc_usage->registers);
-  EXPECT_EQ(jit_usage->shared_bytes, nvcc_usage->shared_bytes);
-  EXPECT_EQ(jit_usage->local_bytes, nvcc_usage->local_bytes);
-  EXPECT_EQ(jit_usage->max_threads, nvcc_usage->max_threads);
-  EXPECT_EQ(jit_usage->local_bytes, 0) << "the kernel spills";
-
-  const std::string text = ".text." + k.lowered_name;
-  const std::string_view jit_sass = elf_section(k.binary, text), nvcc_sass = elf_section(nvcc_cubin, text);
-  ASSERT_FALSE(jit_sass.empty());
-  ASSERT_FALSE(nvcc_sass.empty());
+  std::string_view jit_sass, nvcc_sass;
+  expect_same_resources(**compiled, nvcc_cubin, jit_sass, nvcc_sass);
+  if (HasFatalFailure()) return;
   EXPECT_EQ(jit_sass.size() / 16, nvcc_sass.size() / 16) << "SASS instruction counts differ";
   EXPECT_TRUE(jit_sass == nvcc_sass) << "SASS bytes differ";
 }
@@ -117,6 +127,27 @@ std::string row_name(const testing::TestParamInfo<Instance>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Kernels, SameCode, testing::ValuesIn(kInstances), row_name);
+
+// The Hopper GEMM as GemmSm90Jit compiles it (jit::gemm_sm90_spec from run-time values) against
+// nvcc's instantiation in same_code_gemm_nvcc.cu: equal registers, shared and local memory and
+// launch bounds. The SASS is compared but only reported: for this kernel NVRTC and nvcc schedule
+// and allocate registers differently (2026-11-22, CUDA 13.0: equal registers, most instruction
+// words differ, with and without LTO; instruction counts equal or within 0.3%, cf. the 64-bit
+// shared-address lowering noted in same_code_instances.hpp).
+TEST(SameCodeGemm, NvccAndJitAgreeOnResources) {
+  const std::string nvcc_cubin = read_file(CUTE_DSL_KERNELS_NVCC_GEMM_CUBIN);
+  ASSERT_FALSE(nvcc_cubin.empty()) << "missing " << CUTE_DSL_KERNELS_NVCC_GEMM_CUBIN;
+  jit::GemmSm90Config config;  // 128x256x64, 4 stages, cluster 2x1
+  jit::CompileOptions options;
+  options.arch = "sm_90a";
+  auto compiled = jit::compile(jit::gemm_sm90_spec({}, config), options);
+  ASSERT_TRUE(compiled) << compiled.error().describe();
+  std::string_view jit_sass, nvcc_sass;
+  expect_same_resources(**compiled, nvcc_cubin, jit_sass, nvcc_sass);
+  if (HasFatalFailure()) return;
+  std::printf("GEMM SASS: JIT %zu instructions, nvcc %zu; bytes %s\n", jit_sass.size() / 16, nvcc_sass.size() / 16,
+              jit_sass == nvcc_sass ? "identical" : "differ");
+}
 
 // Misuse fails at compile time with a message in the user's terms (checked through the JIT, which
 // returns the compiler's log: no nvcc run per case).

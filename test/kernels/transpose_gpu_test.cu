@@ -99,7 +99,9 @@ TEST(TransposeVec4Gpu, ElementPath) {
   CUTE_DSL_REQUIRE_GPU(90);
   for (Shape s : kShapes) check<float, Vec4<float, 64, 64, 256>>(s);
   for (Shape s : kShapes) check<float, Vec4<float, 32, 128, 256>>(s);
+  for (Shape s : kShapes) check<float, Vec4<float, 128, 64, 256>>(s);  // the default tile
   check<float, Vec4<float, 64, 64, 256>>({512, 1024}, 1);
+  check<float, Vec4<float, 128, 64, 256>>({516, 1028}, 1);
   check<float, Vec4<float, 32, 32, 64>>({132, 68}, 3);
 }
 

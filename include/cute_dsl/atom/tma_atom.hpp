@@ -21,6 +21,9 @@
 // Store: copy(tma_store, thr.partition_S(sC), thr.partition_D(gC)), then tma_store_arrive() and
 // tma_store_wait<0>() (arch/sm90/tma_copy.hpp); the writers of sC call tma_store_fence() and
 // synchronize first. Limits: one box per CTA tile (every box extent <= 256, validated on the host).
+// A global tile of run-time extents goes through the layout algebra's run-time checks (a printf
+// on failure); in a kernel that also runs wgmma that call serializes the wgmma pipeline (ptxas
+// C7510), so give such kernels static extents or build with CUTE_DSL_DEVICE_LAYOUT_CHECKS=0.
 #pragma once
 
 #include "cute_dsl/config.hpp"

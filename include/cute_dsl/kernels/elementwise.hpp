@@ -8,8 +8,10 @@
 // V: elements per vector access (16 / sizeof(T) gives 16-byte LDG.128/STG.128);
 // Threads: block size (also __launch_bounds__); Unroll: vectors each thread loads before it
 // computes and stores (independent loads in flight); Access: how vectors are loaded and stored
-// (elementwise_access.hpp: DefaultAccess = StreamingAccess, i.e. cache hints; PlainAccess).
-// Grid: elementwise_launch.hpp.
+// (elementwise_access.hpp: DefaultAccess = PlainAccess; StreamingAccess adds cache hints).
+// V, Threads, Unroll and Access default to the measured winners (elementwise_defaults.hpp:
+// 16-byte vectors, 256 threads, Unroll 1, plain), launched on a one-trip grid
+// (elementwise_default_grid, elementwise_launch.hpp); any grid is correct (grid-stride loop).
 // The same template compiles with nvcc (#include, compile-time arguments) and through the JIT
 // (KernelSpec{header "cute_dsl/kernels/elementwise.hpp", kernel
 // "cute_dsl::kernels::elementwise_binary_kernel", targs "f32, type:cute_dsl::kernels::Add, 4, 256, 4"}).
@@ -22,6 +24,7 @@
 
 #include "cute_dsl/config.hpp"
 #include "cute_dsl/kernels/elementwise_access.hpp"
+#include "cute_dsl/kernels/elementwise_defaults.hpp"
 #include "cute_dsl/kernels/elementwise_ops.hpp"
 
 #if defined(__CUDACC__) || defined(__CUDACC_RTC__)  // kernels only where a CUDA compiler reads this
@@ -104,13 +107,15 @@ CUTE_DSL_DEVICE inline void elementwise_apply(T* out, const T* a, const T* b, lo
 
 }  // namespace detail
 
-template <class T, class Op, int V, int Threads, int Unroll, class Access = DefaultAccess>
+template <class T, class Op, int V = kElementwiseVector<T>, int Threads = kElementwiseThreads,
+          int Unroll = kElementwiseUnroll, class Access = DefaultAccess>
 __global__ void __launch_bounds__(Threads)
 elementwise_unary_kernel(T* __restrict__ out, const T* __restrict__ a, long long n, Op op) {
   detail::elementwise_apply<1, T, Op, V, Threads, Unroll, Access>(out, a, nullptr, n, op);
 }
 
-template <class T, class Op, int V, int Threads, int Unroll, class Access = DefaultAccess>
+template <class T, class Op, int V = kElementwiseVector<T>, int Threads = kElementwiseThreads,
+          int Unroll = kElementwiseUnroll, class Access = DefaultAccess>
 __global__ void __launch_bounds__(Threads)
 elementwise_binary_kernel(T* __restrict__ out, const T* __restrict__ a, const T* __restrict__ b, long long n, Op op) {
   detail::elementwise_apply<2, T, Op, V, Threads, Unroll, Access>(out, a, b, n, op);
@@ -118,7 +123,8 @@ elementwise_binary_kernel(T* __restrict__ out, const T* __restrict__ a, const T*
 
 // Copy: the unary kernel with Identity, under its own name (what the benchmarks compare with
 // cudaMemcpy).
-template <class T, int V, int Threads, int Unroll, class Access = DefaultAccess>
+template <class T, int V = kElementwiseVector<T>, int Threads = kElementwiseThreads, int Unroll = kElementwiseUnroll,
+          class Access = DefaultAccess>
 __global__ void __launch_bounds__(Threads)
 copy_kernel(T* __restrict__ out, const T* __restrict__ a, long long n) {
   detail::elementwise_apply<1, T, Identity, V, Threads, Unroll, Access>(out, a, nullptr, n, Identity{});

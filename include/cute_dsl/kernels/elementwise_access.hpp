@@ -9,7 +9,7 @@
 //   NoAllocateAccess the same load, st.global.L1::no_allocate.v4 (L2 policy left alone).
 //
 // Why policies and not one choice: which hint wins is a measurement (bench/kernels sweeps all
-// three); the kernels stay one template, and DefaultAccess (below) names the winner. Vectors that
+// three); the kernels stay one template, and DefaultAccess (below) names the winner (plain). Vectors that
 // are not 16 bytes (V * sizeof(T) < 16) always use plain accesses: the hinted instructions are
 // written for .v4.u32 only. Minimum sm_80 for the hinted policies (the arch header's gate).
 #pragma once
@@ -51,10 +51,11 @@ struct NoAllocateAccess {
   }
 };
 
-// What the kernels use when no Access is given. StreamingAccess: bench/kernels sweeps plain,
-// streaming and no-allocate accesses; change this one line if a measurement says otherwise
-// (bench/results/kernels_2026-11-22.md).
-using DefaultAccess = StreamingAccess;
+// What the kernels use when no Access is given. PlainAccess: in the H200 sweep (run 7,
+// bench/results/kernels_2026-11-22.md) the hinted policies were slower for every op and size
+// (copy 256x4: streaming 0.854x, no-allocate 0.856x, plain 0.906x of cudaMemcpy at 2 GiB). Plain
+// accesses also compile for every arch (the hints need sm_80).
+using DefaultAccess = PlainAccess;
 
 }  // namespace cute_dsl::kernels
 

@@ -1,22 +1,25 @@
 // How big a grid the elementwise, copy and transpose kernels get: plain arithmetic, shared by the
 // nvcc path (tests, benchmarks), the JIT path (`cute-dsl demo`) and the docs.
 //
-// Why cap the elementwise grid at what the GPU holds at once: the kernels loop over the data
-// (grid-stride), so a grid of exactly the resident blocks keeps every SM busy with no tail wave
-// and no block start-up cost per chunk, while several loads per thread keep enough bytes in
-// flight to cover DRAM latency (H200: ~4.8 TB/s x ~1 us ~ 5 MB, i.e. ~36 KB per SM).
+// Two grids for the same kernels (they loop grid-stride, so any grid is correct):
+//   one-trip  (the default) one block per Threads x Unroll vectors, every block does one trip and
+//             exits. Measured best on the H200 (copy f32 256 threads x 1: 0.995x cudaMemcpy at
+//             2 GiB; elementwise_defaults.hpp says why).
+//   resident  capped at the blocks the GPU holds at once; each block then loops over the data.
+//             Kept for the benchmarks' comparison and for callers that want a persistent grid.
 #pragma once
 
 #include "cute_dsl/config.hpp"
+#include "cute_dsl/kernels/elementwise_defaults.hpp"
 
 namespace cute_dsl::kernels {
 
 // Compile-time shape of one elementwise instantiation (the JIT passes the same numbers as
-// template arguments).
+// template arguments). The defaults are the measured ones (elementwise_defaults.hpp), for 4-byte types.
 struct ElementwiseShape {
-  int vector_elems = 4;   // elements per 16-byte access (16 / sizeof(T) for full vectors)
-  int threads = 256;      // threads per block
-  int unroll = 4;         // vectors per thread per loop trip: independent loads in flight
+  int vector_elems = 4;                   // elements per 16-byte access (16 / sizeof(T) for full vectors)
+  int threads = kElementwiseThreads;      // threads per block
+  int unroll = kElementwiseUnroll;        // vectors per thread per loop trip: independent loads in flight
   CUTE_DSL_HOST_DEVICE constexpr long long elems_per_block_trip() const {
     return static_cast<long long>(vector_elems) * threads * unroll;
   }
@@ -52,6 +55,15 @@ CUTE_DSL_HOST_DEVICE constexpr long long elementwise_grid(long long n, Elementwi
   const long long cap = static_cast<long long>(sm_count) * blocks_per_sm;
   if (blocks > cap) blocks = cap;
   return blocks > 0 ? blocks : 1;
+}
+
+// The default grid: one trip per block, no residency cap. Only the grid.x limit (2^31 - 1 blocks,
+// ~8 TB of f32 at the default shape) caps it; past that the grid-stride loop does the rest.
+CUTE_DSL_HOST_DEVICE constexpr long long elementwise_onetrip_grid(long long n, ElementwiseShape s = {}) {
+  constexpr long long kMaxGridX = 2147483647;
+  const long long per_block = s.elems_per_block_trip();
+  const long long blocks = (n + per_block - 1) / per_block;
+  return blocks < 1 ? 1 : (blocks > kMaxGridX ? kMaxGridX : blocks);
 }
 
 // Grid for copy_bulk_kernel (copy_bulk.hpp) over `bytes` bytes in chunks of `chunk_bytes`: one

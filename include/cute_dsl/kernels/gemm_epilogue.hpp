@@ -1,6 +1,7 @@
-// The GEMM epilogue: D = alpha * acc + beta * C, converted to D's type, stored straight from the
-// wgmma accumulator registers to global memory, with every row and column checked against M and
-// N (any M, N: the last tiles are partial).
+// The GEMM epilogue: D = alpha * acc + beta * C, converted to D's type, stored from the wgmma
+// accumulator registers to global memory -- straight, or (16-bit D) through a small per-warp
+// shared-memory block that turns the accumulator layout into full 128-byte row segments -- with
+// every row and column checked against M and N (any M, N: the last tiles are partial).
 //
 // Accumulator layout of wgmma m64nNk16 (PTX ISA, "Matrix fragments for wgmma .m64nNk16", f32 D):
 // thread t of the warpgroup (warp w = t / 32, lane l = t % 32) holds N/2 floats; float
@@ -36,11 +37,12 @@ struct alignas(2 * sizeof(TD)) GemmOutputPair {
   TD x, y;
 };
 
-// Stores one warpgroup's 64 x N accumulator tile whose top-left element is D(row0, col0) of batch
-// `batch`. `t` is the thread's index in its warpgroup (0..127).
+// Stores column groups [j_begin, j_end) (8 columns each) of one warpgroup's 64 x N accumulator
+// tile whose top-left element is D(row0, col0) of batch `batch`, straight from the registers.
+// `t` is the thread's index in its warpgroup (0..127).
 template <class TD, int N>
-CUTE_DSL_DEVICE void gemm_store_accumulators(const float (&acc)[N / 2], const GemmEpilogueParams<TD>& p, int row0,
-                                             int col0, int batch, int t) {
+CUTE_DSL_DEVICE void gemm_store_accumulator_columns(const float (&acc)[N / 2], const GemmEpilogueParams<TD>& p, int row0,
+                                                    int col0, int batch, int t, int j_begin, int j_end) {
   TD* d = p.d + batch * p.batch_stride_d;
   const TD* c = p.c + batch * p.batch_stride_c;
   const bool read_c = p.beta != 0.f;
@@ -54,6 +56,7 @@ CUTE_DSL_DEVICE void gemm_store_accumulators(const float (&acc)[N / 2], const Ge
     if (row >= p.m) continue;
 #pragma unroll
     for (int j = 0; j < N / 8; ++j) {
+      if (j < j_begin || j >= j_end) continue;
       const int col = col0 + 8 * j + 2 * (lane % 4);
       if (col >= p.n) continue;
       float v0 = p.alpha * acc[4 * j + 2 * i];
@@ -72,6 +75,62 @@ CUTE_DSL_DEVICE void gemm_store_accumulators(const float (&acc)[N / 2], const Ge
       }
     }
   }
+}
+
+// The whole 64 x N tile that way.
+template <class TD, int N>
+CUTE_DSL_DEVICE void gemm_store_accumulators(const float (&acc)[N / 2], const GemmEpilogueParams<TD>& p, int row0,
+                                             int col0, int batch, int t) {
+  gemm_store_accumulator_columns<TD, N>(acc, p, row0, col0, batch, t, 0, N / 8);
+}
+
+// Shared memory each warp needs for gemm_store_accumulators_staged: a 16 x 64 block of 16-bit D.
+inline constexpr int kGemmEpilogueStageBytesPerWarp = 16 * 64 * 2;
+
+// The same for 16-bit D, coalesced: each warp writes its 16 rows x 64 columns of the tile into
+// its own shared-memory block `stage` (kGemmEpilogueStageBytesPerWarp bytes, 16-byte aligned),
+// then reads back whole 16-byte pieces of rows and stores 4 full 128-byte row segments per
+// instruction -- instead of 8 segments of 16 bytes (pairs of columns of 8 rows) straight from
+// the accumulator layout. The 16-byte chunks of each 128-byte row are XOR-ed with the row index
+// (mod 8) so that neither the pair writes (8 rows, same columns) nor the 16-byte reads hit the
+// same bank twice. Blocks that reach past M or N, beta != 0 (C is read), or a D whose rows are
+// not 16-byte aligned take the direct path.
+template <class TD, int N>
+CUTE_DSL_DEVICE void gemm_store_accumulators_staged(const float (&acc)[N / 2], const GemmEpilogueParams<TD>& p, int row0,
+                                                    int col0, int batch, int t, unsigned char* stage) {
+  static_assert(sizeof(TD) == 2, "gemm_store_accumulators_staged: 16-bit D only (64 columns = one 128-byte row)");
+  const int warp = t / 32, lane = t % 32;
+  const int wrow = row0 + 16 * warp;  // this warp's first row
+  const bool vectors = p.beta == 0.f && p.ldd % 8 == 0 && p.batch_stride_d % 8 == 0 &&
+                       reinterpret_cast<unsigned long long>(p.d) % 16 == 0 && wrow + 16 <= p.m;
+  TD* d = p.d + batch * p.batch_stride_d;
+#pragma unroll
+  for (int b = 0; b < N / 64; ++b) {  // 64-column blocks: 8 groups of 8 columns
+    const int bcol = col0 + 64 * b;
+    if (!vectors || bcol + 64 > p.n) {
+      gemm_store_accumulator_columns<TD, N>(acc, p, row0, col0, batch, t, 8 * b, 8 * b + 8);
+      continue;
+    }
+#pragma unroll
+    for (int i = 0; i < 2; ++i) {
+      const int r = lane / 4 + 8 * i;  // row in the warp's block
+#pragma unroll
+      for (int j = 0; j < 8; ++j) {
+        const int jj = 8 * b + j;
+        const GemmOutputPair<TD> v{TD(p.alpha * acc[4 * jj + 2 * i]), TD(p.alpha * acc[4 * jj + 2 * i + 1])};
+        *reinterpret_cast<GemmOutputPair<TD>*>(stage + r * 128 + ((j ^ (r % 8)) * 16) + 4 * (lane % 4)) = v;
+      }
+    }
+    __syncwarp();
+#pragma unroll
+    for (int it = 0; it < 4; ++it) {  // 16 rows x 8 chunks = 128 chunks of 16 bytes, 32 per step
+      const int r = it * 4 + lane / 8, chunk = lane % 8;
+      const uint4 v = *reinterpret_cast<const uint4*>(stage + r * 128 + ((chunk ^ (r % 8)) * 16));
+      *reinterpret_cast<uint4*>(d + (wrow + r) * p.ldd + bcol + 8 * chunk) = v;
+    }
+    __syncwarp();  // the next block overwrites the stage
+  }
+  if constexpr (N % 64 != 0) gemm_store_accumulator_columns<TD, N>(acc, p, row0, col0, batch, t, 8 * (N / 64), N / 8);
 }
 
 #endif  // __CUDACC__ || __CUDACC_RTC__

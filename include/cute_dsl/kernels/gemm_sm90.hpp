@@ -231,6 +231,10 @@ __global__ void __launch_bounds__(gemm_sm90_impl::kThreads, 1) gemm_sm90_kernel(
   constexpr int kSliceRows = TileN / ClusterM;  // rows of the B tile this CTA loads and multicasts
 
   extern __shared__ cuda::std::uint8_t smem_raw[];
+  // 16-bit D leaves through a 2 KiB block per consumer warp (gemm_epilogue.hpp). Static shared
+  // memory, so the dynamic size (the ring) stays what launchers compute from SharedStorage.
+  constexpr bool kStagedEpilogue = sizeof(TD) == 2;
+  __shared__ alignas(16) unsigned char epilogue_stage[kStagedEpilogue ? 8 * kGemmEpilogueStageBytesPerWarp : 16];
   Storage& smem = *reinterpret_cast<Storage*>((reinterpret_cast<cuda::std::uintptr_t>(smem_raw) + 1023) & ~cuda::std::uintptr_t(1023));
 
   const int warpgroup = threadIdx.x / 128;
@@ -317,9 +321,14 @@ __global__ void __launch_bounds__(gemm_sm90_impl::kThreads, 1) gemm_sm90_kernel(
         ++my_tiles;
       }
 #pragma unroll
-      for (int h = 0; h < kBlocks; ++h)
-        gemm_store_accumulators<TD, kAccN>(acc[h], p.epilogue, tile.m_block + a_row + 64 * h, tile.n_block + b_row,
-                                           tile.batch, thread_in_wg);
+      for (int h = 0; h < kBlocks; ++h) {
+        const int row0 = tile.m_block + a_row + 64 * h, col0 = tile.n_block + b_row;
+        if constexpr (kStagedEpilogue)
+          gemm_store_accumulators_staged<TD, kAccN>(acc[h], p.epilogue, row0, col0, tile.batch, thread_in_wg,
+                                                    epilogue_stage + (threadIdx.x / 32 - 4) * kGemmEpilogueStageBytesPerWarp);
+        else
+          gemm_store_accumulators<TD, kAccN>(acc[h], p.epilogue, row0, col0, tile.batch, thread_in_wg);
+      }
     }
   }
   // Peers may still arrive on my barriers or multicast into my ring: stay until they are done.

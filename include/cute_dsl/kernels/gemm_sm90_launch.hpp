@@ -23,6 +23,7 @@
 #include <string>
 
 #include "cute_dsl/arch/sm90/tma_descriptor.hpp"
+#include "cute_dsl/kernels/gemm_operand_map.hpp"
 #include "cute_dsl/kernels/gemm_sm90.hpp"
 
 namespace cute_dsl::kernels {
@@ -70,9 +71,9 @@ inline bool gemm_sm90_config_supports(GemmSm90Config c, GmmaMajor major_b) {
 
 // Picks the variant with the smallest estimated time: waves of tiles over the SMs, each wave
 // costing its tile area divided by how close that tile shape gets to the 128 x 256 tile's speed
-// (a smaller tile re-reads its operands more often per flop). Clusters of 2 whenever M has two
-// row blocks: they halve B's L2 traffic for free. 64-row tiles only pay off for M <= 64, where a
-// 128-row tile would multiply zeros in half of its rows.
+// (a smaller tile re-reads its operands more often per flop). Clusters of 2 when M has two row
+// blocks and there is more than one wave of tiles. 64-row tiles pay off for M <= 64, where a
+// 128-row tile would multiply zeros in half of its rows. Measurements: bench/results/gemm_notes.md.
 inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor major_b = GmmaMajor::K) {
   struct Candidate {
     int tile_m, tile_n, stages;
@@ -92,8 +93,11 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor m
       best = config;
     }
   }
+  // Clusters of 2 pay off once tiles queue up behind each other (several waves: B's L2 traffic
+  // halves); in a single wave they only constrain placement (run 10: 2048^3 622 vs 602 TFLOP/s).
   const long long row_blocks = (s.m + 127) / 128;
-  if (best.tile_m == 128 && row_blocks >= 2 && best.tile_n >= 128) best.cluster_m = 2;
+  const long long tiles = row_blocks * ((s.n + best.tile_n - 1) / best.tile_n) * (long long)s.l;
+  if (best.tile_m == 128 && row_blocks >= 2 && best.tile_n >= 128 && tiles > sm_count) best.cluster_m = 2;
   return best;
 }
 
@@ -116,26 +120,20 @@ std::string gemm_sm90_unsupported(const GemmSm90Arguments<TA, TD>& a) {
 
 namespace detail {
 
-// An operand (rows x K, L batches) as a 3-D tensor map with the 128-byte swizzle the kernel's
-// descriptors expect and zeros past the ends. K-major: dims (K, rows, L), box 64 (K) x box_rows.
-// MN-major: dims (rows, K, L), box 64 (rows) x 64 (K): the kernel loads a tile as several boxes.
+// An operand (rows x K, L batches) as the tensor map the kernel's loads expect
+// (kernels/gemm_operand_map.hpp, shared with the JIT launcher).
 template <class TA>
 GemmTensorMap gemm_operand_map(const TA* p, GmmaMajor major, int rows, int k, int l, long long ld, long long batch_stride,
                                int box_rows) {
   static tma::EncodeTiledFn encode = tma::encode_tiled_from_cudart();
-  tma::TiledDescriptorSpec spec;
-  spec.data_type = gemm_sm90_impl::is_bf16<TA> ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
-  spec.element_bytes = int(sizeof(TA));
-  spec.global_address = const_cast<TA*>(p);
-  const bool k_major = major == GmmaMajor::K;
-  const int inner = k_major ? k : rows, outer = k_major ? rows : k;
-  spec.shape = {std::uint64_t(inner), std::uint64_t(outer), std::uint64_t(l)};
-  const long long batch = l > 1 ? batch_stride : ld * outer;  // unused when L == 1, but must be legal
-  spec.strides_bytes = {std::uint64_t(ld) * sizeof(TA), std::uint64_t(batch) * sizeof(TA)};
-  spec.box = {std::uint32_t(gemm_sm90_impl::kTileK), std::uint32_t(k_major ? box_rows : gemm_sm90_impl::kTileK), 1};
-  spec.swizzle = tma::SwizzleMode::bytes128;
-  spec.l2_promotion = CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
-  CUtensorMap map = tma::make_tma_descriptor(encode, spec);
+  GemmOperandMapSpec spec;
+  spec.data = p;
+  spec.bf16 = gemm_sm90_impl::is_bf16<TA>;
+  spec.k_major = major == GmmaMajor::K;
+  spec.rows = rows, spec.k = k, spec.l = l;
+  spec.ld = ld, spec.batch_stride = batch_stride;
+  spec.box_rows = box_rows;
+  const CUtensorMap map = make_gemm_operand_map(encode, spec);
   GemmTensorMap out;
   static_assert(sizeof(out) == sizeof(map), "GemmTensorMap must mirror CUtensorMap (128 bytes)");
   __builtin_memcpy(&out, &map, sizeof(map));

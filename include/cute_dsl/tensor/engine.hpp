@@ -19,15 +19,18 @@ template <class It> using iter_value_t = remove_cvref_t<iter_reference_t<It>>;
 
 // Fragments are reinterpreted as 32-bit registers (mma/ldmatrix operands) and as 8/16-byte words
 // (vector copies), so the array is aligned to the widest such word its size allows, not just to T.
+// (Variable templates, not functions: NVRTC rejects unannotated constexpr functions.)
+template <class T, int N> inline constexpr unsigned long array_engine_bytes = sizeof(T) * static_cast<unsigned long>(N);
 template <class T, int N>
-constexpr unsigned long array_engine_alignment() {
-  constexpr unsigned long bytes = sizeof(T) * static_cast<unsigned long>(N);
-  constexpr unsigned long word = bytes % 16 == 0 ? 16 : bytes % 8 == 0 ? 8 : bytes % 4 == 0 ? 4 : 1;
-  return word > alignof(T) ? word : alignof(T);
-}
+inline constexpr unsigned long array_engine_word = array_engine_bytes<T, N> % 16 == 0   ? 16
+                                                   : array_engine_bytes<T, N> % 8 == 0 ? 8
+                                                   : array_engine_bytes<T, N> % 4 == 0 ? 4
+                                                                                       : 1;
+template <class T, int N>
+inline constexpr unsigned long array_engine_alignment = array_engine_word<T, N> > alignof(T) ? array_engine_word<T, N> : alignof(T);
 
 template <class T, int N>
-struct alignas(array_engine_alignment<T, N>()) ArrayEngine {
+struct alignas(array_engine_alignment<T, N>) ArrayEngine {
   static_assert(N > 0, "ArrayEngine: the number of elements must be positive");
   using value_type = T;
   using reference = T&;
