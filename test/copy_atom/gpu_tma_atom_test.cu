@@ -19,6 +19,7 @@ using namespace cute_dsl;
 using tma_test::Matrix;
 using tma_test::random_matrix;
 using tma_test::same_bits;
+using tma_test::expect_stored;
 
 namespace {
 
@@ -161,14 +162,7 @@ void check_atom_store() {
   CUTE_DSL_TEST_LAUNCHED();
   std::vector<float> out;
   CUTE_DSL_TEST_CUDA(dout.download(out));
-  for (int r = 0; r < m.rows; ++r)
-    for (int c = 0; c < m.pitch; ++c) {
-      const float got = out[std::size_t(r) * m.pitch + c];
-      if (c < m.cols)
-        ASSERT_TRUE(same_bits(got, m.host[std::size_t(r) * m.pitch + c])) << "swizzle " << B << " (" << r << "," << c << ") seed " << seed;
-      else
-        ASSERT_TRUE(got != got) << "swizzle " << B << ": padding (" << r << "," << c << ") was written: " << got;
-    }
+  expect_stored(out, m, B, seed);
 }
 
 }  // namespace

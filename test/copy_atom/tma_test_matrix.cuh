@@ -21,6 +21,19 @@ inline Matrix random_matrix(int rows, int cols, std::uint32_t seed) {
 }
 inline bool same_bits(float a, float b) { return std::memcmp(&a, &b, 4) == 0; }
 
+// After a TMA store of `m` into a NaN-poisoned buffer of the same pitch: every element inside the
+// matrix has m's bits, and the padding columns past m.cols were not written.
+inline void expect_stored(const std::vector<float>& out, const Matrix& m, int swizzle, std::uint32_t seed) {
+  for (int r = 0; r < m.rows; ++r)
+    for (int c = 0; c < m.pitch; ++c) {
+      const float got = out[std::size_t(r) * m.pitch + c];
+      if (c < m.cols)
+        ASSERT_TRUE(same_bits(got, m.host[std::size_t(r) * m.pitch + c])) << "swizzle " << swizzle << " (" << r << "," << c << ") seed " << seed;
+      else
+        ASSERT_TRUE(got != got) << "swizzle " << swizzle << ": padding (" << r << "," << c << ") was written: " << got;
+    }
+}
+
 // kernel<<<2 CTAs in one cluster of 2, 128 threads>>>(args...)
 template <class... Params, class... Args>
 cudaError_t launch_cluster_pair(void (*kernel)(Params...), Args... args) {
