@@ -165,6 +165,13 @@ if has_stage bench; then
       say "$(basename "$prog"): rc $rc"
     done <"$list"
     tar -czf "$OUT/bench_json.tar.gz" -C "$work" bench
+    # The short tables last: GEMM ours vs cuBLAS, and the elementwise kernels' best ratios to a copy.
+    if [[ -f $OUT/gemm.json ]]; then
+      python3 "$root/bench/gemm/summarize.py" "$OUT/gemm.json" | cut -d'|' -f1-5 | tee -a "$summary"
+    fi
+    if [[ -f $work/bench/elementwise_bench.json.log ]]; then
+      sed -n '/== best of ours/,$p' "$work/bench/elementwise_bench.json.log" | tee -a "$summary"
+    fi
   else
     say "== benchmarks: no scripts/device/benchmarks.txt, nothing to run"
   fi
