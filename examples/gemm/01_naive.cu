@@ -13,9 +13,9 @@ using namespace cute_dsl;
 using gemm_example::bf16;
 
 __global__ void gemm_naive(int M, int N, int K, const bf16* A, const bf16* B, bf16* C) {
-  auto a = make_layout(make_shape(M, K), make_stride(K, Int<1>{}));  // (m, k) -> offset
-  auto b = make_layout(make_shape(N, K), make_stride(K, Int<1>{}));  // (n, k) -> offset
-  auto c = make_layout(make_shape(M, N), make_stride(N, Int<1>{}));  // (m, n) -> offset
+  auto a = make_layout(make_shape(M, K), make_stride(static_cast<long long>(K), Int<1>{}));  // (m, k) -> offset
+  auto b = make_layout(make_shape(N, K), make_stride(static_cast<long long>(K), Int<1>{}));  // (n, k) -> offset
+  auto c = make_layout(make_shape(M, N), make_stride(static_cast<long long>(N), Int<1>{}));  // (m, n) -> offset
   // x runs along N so that a warp writes 32 consecutive elements of a row of C.
   int n = blockIdx.x * blockDim.x + threadIdx.x;
   int m = blockIdx.y * blockDim.y + threadIdx.y;

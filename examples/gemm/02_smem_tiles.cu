@@ -23,9 +23,9 @@ __global__ void __launch_bounds__(kThreads) gemm_smem(int M, int N, int K, const
   constexpr int kPad = 4;
   __shared__ float sA[BK][BM + kPad];
   __shared__ float sB[BK][BN + kPad];
-  auto a = make_layout(make_shape(M, K), make_stride(K, Int<1>{}));
-  auto b = make_layout(make_shape(N, K), make_stride(K, Int<1>{}));
-  auto c = make_layout(make_shape(M, N), make_stride(N, Int<1>{}));
+  auto a = make_layout(make_shape(M, K), make_stride(static_cast<long long>(K), Int<1>{}));
+  auto b = make_layout(make_shape(N, K), make_stride(static_cast<long long>(K), Int<1>{}));
+  auto c = make_layout(make_shape(M, N), make_stride(static_cast<long long>(N), Int<1>{}));
 
   const int m0 = blockIdx.y * BM, n0 = blockIdx.x * BN;
   const int tm = threadIdx.x / (BN / TN), tn = threadIdx.x % (BN / TN);  // this thread's patch

@@ -106,6 +106,10 @@ __global__ void __launch_bounds__(kThreads) gemm_mma_multistage(int M, int N, in
 
 int main(int argc, char** argv) {
   auto p = gemm_example::problem_from_args(argc, argv, {1000, 1030, 520});  // K: a multiple of 8
+  if (p.m <= 0 || p.n <= 0 || p.k <= 0 || p.k % 8 != 0) {  // 16-byte cp.async chunks
+    std::fprintf(stderr, "ERROR: 03_sm80_mma_multistage needs M, N, K > 0 and K a multiple of 8 (got %d %d %d)\n", p.m, p.n, p.k);
+    return 1;
+  }
   return gemm_example::check_against_cublas("03_sm80_mma_multistage", 80, p, [](const gemm_example::Operands& op) {
     dim3 grid((op.p.n + BN - 1) / BN, (op.p.m + BM - 1) / BM);
     gemm_mma_multistage<<<grid, kThreads>>>(op.p.m, op.p.n, op.p.k, op.a, op.b, op.c);

@@ -104,6 +104,10 @@ CUtensorMap operand_map(const bf16* p, int rows, int k, int box_rows) {
 
 int main(int argc, char** argv) {
   auto p = gemm_example::problem_from_args(argc, argv, {1000, 1030, 520});  // K: a multiple of 8 (TMA strides)
+  if (p.m <= 0 || p.n <= 0 || p.k <= 0 || p.k % 8 != 0) {  // TMA global strides are multiples of 16 bytes
+    std::fprintf(stderr, "ERROR: 04_sm90_wgmma_tma needs M, N, K > 0 and K a multiple of 8 (got %d %d %d)\n", p.m, p.n, p.k);
+    return 1;
+  }
   return gemm_example::check_against_cublas("04_sm90_wgmma_tma", 90, p, [](const gemm_example::Operands& op) {
     const int smem = sizeof(SharedStorage) + 1024;  // + slack to align the base to 1024
     GEMM_EXAMPLE_CUDA(cudaFuncSetAttribute(gemm_wgmma_tma, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));

@@ -36,6 +36,13 @@ const Hash128& embedded_headers_hash() {
   }();
   return h;
 }
+
+// "auto" is resolved once per process: the device and CUTE_DSL_ARCH do not change under us, and
+// the memory-cache lookup must not query the driver or build strings.
+const Expected<std::string, JitError>& auto_arch() {
+  static const Expected<std::string, JitError> arch = resolve_arch("auto");
+  return arch;
+}
 }  // namespace detail
 
 namespace {
@@ -54,20 +61,13 @@ std::string join(const std::vector<std::string>& v) {
   return out;
 }
 
-// "auto" is resolved once per process: the device and CUTE_DSL_ARCH do not change under us, and
-// the memory-cache lookup must not query the driver or build strings.
-const Expected<std::string, JitError>& auto_arch() {
-  static const Expected<std::string, JitError> arch = resolve_arch("auto");
-  return arch;
-}
-
 Expected<std::string, JitError> arch_for(const CompileOptions& o) {
-  if (o.arch.empty() || o.arch == "auto") return auto_arch();
+  if (o.arch.empty() || o.arch == "auto") return detail::auto_arch();
   return resolve_arch(o.arch);
 }
 
 Hash128 request_fingerprint(const KernelSpec& spec, const CompileOptions& o) {
-  const auto& a = auto_arch();
+  const auto& a = detail::auto_arch();
   return detail::request_fingerprint(spec, o, a ? std::string_view(*a) : std::string_view());
 }
 

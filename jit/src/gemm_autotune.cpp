@@ -5,7 +5,9 @@
 #include "cute_dsl/jit/detail/driver_api.hpp"
 #include "cute_dsl/jit/log.hpp"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -121,17 +123,27 @@ std::optional<GemmTuningTable> GemmTuningTable::parse(const std::string& text) {
   while (std::getline(in, line)) {
     const auto tab1 = line.find('\t');
     const auto tab2 = tab1 == std::string::npos ? tab1 : line.find('\t', tab1 + 1);
-    if (tab2 == std::string::npos || tab1 == 0) return std::nullopt;
+    // A damaged row is skipped, not the whole table: the next store would wipe the good rows.
+    auto skip = [&] { log(LogLevel::warn, "skipping a damaged GEMM tuning table row: " + line); };
+    if (tab2 == std::string::npos || tab1 == 0) {
+      skip();
+      continue;
+    }
     std::istringstream fields(line.substr(tab1 + 1, tab2 - tab1 - 1) + " " + line.substr(tab2 + 1));
     Row row;
     int ping_pong = -1;
     std::string rest;
     if (!(fields >> row.config.tile_m >> row.config.tile_n >> row.config.stages >> row.config.cluster_m >> ping_pong >> row.ms) ||
-        (fields >> rest) || (ping_pong != 0 && ping_pong != 1) || !(row.ms >= 0))
-      return std::nullopt;
+        (fields >> rest) || (ping_pong != 0 && ping_pong != 1) || !(row.ms >= 0)) {
+      skip();
+      continue;
+    }
     row.config.ping_pong = ping_pong == 1;
     // A row the kernel cannot build is damage too (a hand edit, a table from another version).
-    if (!gemm_sm90_unsupported(GemmSm90Types{}, row.config).empty()) return std::nullopt;
+    if (!gemm_sm90_unsupported(GemmSm90Types{}, row.config).empty()) {
+      skip();
+      continue;
+    }
     table.rows_[line.substr(0, tab1)] = row;
   }
   return table;
@@ -155,13 +167,24 @@ const GemmTuningTable::Row* GemmTuningTable::find(const std::string& key) const 
 }
 
 bool GemmTuningTable::save(const std::string& path) const {
-  const std::string tmp = path + ".tmp." + std::to_string(getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!(out << serialize()) || !out.flush()) {
-      std::remove(tmp.c_str());
-      return false;
-    }
+  // A name of its own per call (mkstemp), so that two threads or processes never share one, and
+  // fsync before the rename, so that a crash leaves the old table or the new one, never a torn one.
+  std::string tmp = path + ".tmp.XXXXXX";
+  const int fd = mkstemp(tmp.data());
+  if (fd < 0) return false;
+  const std::string text = serialize();
+  bool ok = true;
+  for (std::size_t done = 0; ok && done < text.size();) {
+    const ssize_t n = write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    ok = n > 0;
+    if (ok) done += static_cast<std::size_t>(n);
+  }
+  ok = ok && fsync(fd) == 0;
+  ok = close(fd) == 0 && ok;
+  if (!ok) {
+    std::remove(tmp.c_str());
+    return false;
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
     std::remove(tmp.c_str());
@@ -205,6 +228,10 @@ Expected<std::string, JitError> current_device_name() {
 
 Expected<GemmTuneResult, JitError> autotune_gemm_sm90(const GemmSm90Types& types, const GemmSm90Arguments& args,
                                                       const GemmTuneOptions& options) {
+  if (options.runs < 1)  // else the average divides by zero and the table gets "nan"
+    return unexpected(JitError{JitErrorKind::invalid_option,
+                               "autotune_gemm_sm90: runs must be at least 1, got " + std::to_string(options.runs), {}, {},
+                               "GemmTuneOptions::runs is the number of timed launches per candidate"});
   auto device = current_device_name();
   if (!device) return unexpected(device.error());
   const std::string key = gemm_sm90_tuning_key(types, args.m, args.n, args.k, args.l, *device);

@@ -88,6 +88,7 @@ Expected<LoadedKernel, JitError> load(const CompiledKernel& kernel, const LoadOp
     if (auto r = d.module_load_data(&out.module_, image); r != 0) return unexpected(load_error("cuModuleLoadData", r, kernel));
     if (auto r = d.module_get_function(&out.function_, out.module_, symbol); r != 0)
       return unexpected(load_error("cuModuleGetFunction", r, kernel));
+    out.query_parameter_sizes(d);
     return out;
   }
   if (!d.library_load_data)
@@ -100,6 +101,7 @@ Expected<LoadedKernel, JitError> load(const CompiledKernel& kernel, const LoadOp
     return unexpected(load_error("cuLibraryGetKernel", r, kernel));
   if (auto r = d.kernel_get_function(&out.function_, k); r != 0)
     return unexpected(load_error("cuKernelGetFunction", r, kernel));
+  out.query_parameter_sizes(d);
   return out;
 }
 
@@ -115,7 +117,6 @@ LoadedKernel& LoadedKernel::operator=(LoadedKernel&& other) noexcept {
     device_ = other.device_;
     method_ = other.method_;
     dynamic_shared_limit_ = other.dynamic_shared_limit_;
-    parameters_queried_ = other.parameters_queried_;
     parameter_sizes_ = std::move(other.parameter_sizes_);
   }
   return *this;
@@ -170,24 +171,20 @@ Expected<Ok, JitError> LoadedKernel::reserve_dynamic_shared(unsigned bytes) {
   return Ok{};
 }
 
-const std::optional<std::vector<std::size_t>>& LoadedKernel::parameter_sizes() {
-  if (parameters_queried_) return parameter_sizes_;
-  parameters_queried_ = true;
-  auto api = detail::driver_api();
-  if (!api || !(*api)->func_get_param_info) return parameter_sizes_;  // the driver cannot tell
+void LoadedKernel::query_parameter_sizes(const detail::DriverApi& d) {
+  if (!d.func_get_param_info) return;  // the driver cannot tell
   // One call per parameter until the index is past the last one (CUDA_ERROR_INVALID_VALUE). The
   // parameter space is at most 32 KiB, so a kernel has fewer parameters than that many bytes.
   // Any other failure leaves the sizes unknown rather than wrong.
   std::vector<std::size_t> sizes;
   for (std::size_t i = 0; i < 32768; ++i) {
     std::size_t offset = 0, size = 0;
-    const detail::CuResult r = (*api)->func_get_param_info(function_, i, &offset, &size);
+    const detail::CuResult r = d.func_get_param_info(function_, i, &offset, &size);
     if (r == kInvalidValue) break;
-    if (r != 0) return parameter_sizes_;
+    if (r != 0) return;
     sizes.push_back(size);
   }
   parameter_sizes_ = std::move(sizes);
-  return parameter_sizes_;
 }
 
 }  // namespace cute_dsl::jit

@@ -8,13 +8,20 @@
 // (compile.cpp), which hashes everything, once per miss.
 #pragma once
 
+#include "cute_dsl/jit/error.hpp"
+#include "cute_dsl/jit/expected.hpp"
 #include "cute_dsl/jit/hash.hpp"
 #include "cute_dsl/jit/kernel_spec.hpp"
 #include "cute_dsl/jit/options.hpp"
 
+#include <string>
 #include <string_view>
 
 namespace cute_dsl::jit::detail {
+
+// The process's one resolution of the arch "auto" (compile.cpp), shared by compile() and warmup()
+// so that both use the same arch even if CUTE_DSL_ARCH changes later.
+const Expected<std::string, JitError>& auto_arch();
 
 // `auto_arch` is the process's resolution of "auto" (empty when it failed), mixed in when the
 // options ask for "auto", so that CUTE_DSL_ARCH read at start-up is part of the key.

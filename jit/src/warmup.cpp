@@ -7,6 +7,7 @@
 
 #include "build_config.hpp"
 #include "embedded_headers.hpp"
+#include "request_fingerprint.hpp"
 
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -20,10 +21,12 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <thread>
+#include <utility>
 
 extern char** environ;
 
@@ -270,7 +273,10 @@ bool compile_with_workers(std::span<const KernelSpec> specs, const CompileOption
     std::vector<pollfd> fds;
     for (const auto& w : workers)
       if (w.out >= 0) fds.push_back(pollfd{w.out, POLLIN, 0});
-    if (::poll(fds.data(), fds.size(), -1) < 0 && errno != EINTR) break;
+    if (::poll(fds.data(), fds.size(), -1) < 0 && errno != EINTR) {
+      log(LogLevel::warn, std::string("warmup: poll failed: ") + std::strerror(errno) + "; waiting for the workers");
+      break;
+    }
     for (auto& w : workers) {
       if (w.out < 0) continue;
       const auto it = std::find_if(fds.begin(), fds.end(), [&](const pollfd& p) { return p.fd == w.out; });
@@ -287,6 +293,10 @@ bool compile_with_workers(std::span<const KernelSpec> specs, const CompileOption
       }
     }
   }
+  // After a poll() failure some read ends are still open: close them, or a worker blocked on a
+  // full pipe never exits and waitpid waits for ever (it dies of SIGPIPE instead).
+  for (auto& w : workers)
+    if (w.out >= 0) ::close(std::exchange(w.out, -1));
   for (auto& w : workers) {
     int status = 0;
     while (::waitpid(w.pid, &status, 0) < 0 && errno == EINTR) {}
@@ -335,7 +345,7 @@ std::vector<WarmupItemResult> warmup(std::span<const KernelSpec> specs, const Co
   // Workers need the disk (their only way back) and a resolved arch (they may see no GPU).
   std::string why_not;
   std::string worker;
-  auto arch = resolve_arch(options.arch.empty() ? "auto" : options.arch);
+  auto arch = options.arch.empty() || options.arch == "auto" ? detail::auto_arch() : resolve_arch(options.arch);
   if (!warmup_options.use_processes) why_not = "WarmupOptions::use_processes is false";
   else if (!cache.disk_enabled()) why_not = "the disk cache is off";
   else if (!arch) why_not = "the arch does not resolve";

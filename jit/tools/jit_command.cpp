@@ -119,10 +119,9 @@ int warmup_main(std::span<char* const> args) {
     std::fprintf(stderr, "ERROR: %s", e.describe().c_str());
     return 1;
   };
-  const std::string list = [&] {
-    auto f = jit::load_header_file(list_path);  // any text file
-    return f ? f->contents : std::string();
-  }();
+  auto list_file = jit::load_header_file(list_path);  // any text file
+  if (!list_file) return fail(list_file.error());
+  const std::string list = std::move(list_file->contents);
   const auto slash = list_path.find_last_of('/');
   const std::string base = slash == std::string::npos ? std::string() : list_path.substr(0, slash + 1);
   std::vector<jit::InMemoryHeader> extra;
@@ -159,7 +158,8 @@ int warmup_main(std::span<char* const> args) {
     spec.template_args = std::move(*targs);
     specs.push_back(std::move(spec));
   }
-  jit::set_log_level(std::max(jit::log_level(), jit::LogLevel::info));  // the progress and how it ran
+  // The progress and how it ran, unless the user turned logging off.
+  if (jit::log_level() != jit::LogLevel::off) jit::set_log_level(std::max(jit::log_level(), jit::LogLevel::info));
   const auto results = jit::warmup(specs, options, warmup);
   int failed = 0;
   for (std::size_t i = 0; i < results.size(); ++i)

@@ -69,14 +69,22 @@ TEST(GemmTuningTable, RoundTrip) {
   EXPECT_EQ(back->serialize(), text);
 }
 
-TEST(GemmTuningTable, RejectsDamage) {
-  const std::string good = "cute_dsl gemm_sm90 autotune 1\nkey\t128 256 4 2 0\t1.5\n";
-  ASSERT_TRUE(jit::GemmTuningTable::parse(good));
-  EXPECT_FALSE(jit::GemmTuningTable::parse("cute_dsl gemm_sm90 autotune 2\nkey\t128 256 4 2 0\t1.5\n"));  // version
-  EXPECT_FALSE(jit::GemmTuningTable::parse(good.substr(0, good.size() - 5)));  // truncated line
-  EXPECT_FALSE(jit::GemmTuningTable::parse("cute_dsl gemm_sm90 autotune 1\nkey\t128 256 4 2 0 7\t1.5\n"));
-  EXPECT_FALSE(jit::GemmTuningTable::parse("cute_dsl gemm_sm90 autotune 1\nkey\t128 256 4 2 3\t1.5\n"));  // ping-pong 3
-  EXPECT_FALSE(jit::GemmTuningTable::parse("cute_dsl gemm_sm90 autotune 1\nkey\t128 96 4 2 0\t1.5\n"));   // no such tile
+TEST(GemmTuningTable, SkipsDamagedRowsKeepsGoodOnes) {
+  const std::string header = "cute_dsl gemm_sm90 autotune 1\n";
+  const std::string good = "good\t128 256 4 2 0\t1.5\n";
+  const std::string damaged[] = {
+      "bad\t128 256 4 2", "bad\t128 256 4 2 0 7\t1.5", "bad\t128 256 4 2 3\t1.5",  // truncated, extra field, ping-pong 3
+      "bad\t128 96 4 2 0\t1.5", "bad\t128 256 4 2 0\tnot-a-number", "\t128 256 4 2 0\t1.5"};  // no such tile, ms, no key
+  for (const std::string& row : damaged) {
+    auto table = jit::GemmTuningTable::parse(header + row + "\n" + good);
+    ASSERT_TRUE(table) << row;
+    EXPECT_EQ(table->size(), 1u) << row;
+    ASSERT_NE(table->find("good"), nullptr) << row;
+    EXPECT_EQ(table->find("good")->config, config(256, 4, 2));
+    EXPECT_EQ(table->find("bad"), nullptr) << row;
+  }
+  // A file that is not a table at all (another version, a binary) is still rejected whole.
+  EXPECT_FALSE(jit::GemmTuningTable::parse("cute_dsl gemm_sm90 autotune 2\n" + good));
   EXPECT_FALSE(jit::GemmTuningTable::parse(std::string("\x7f" "ELF\0\1\2", 7)));
 }
 
@@ -86,7 +94,14 @@ TEST(GemmTuningTable, DamagedFileIsIgnoredThenRebuilt) {
   EXPECT_EQ(jit::GemmTuningTable::load(path.string()).size(), 0u);  // missing: empty, not damaged
   EXPECT_FALSE(jit::GemmTuningTable::load(path.string()).damaged());
 
-  write(path, "cute_dsl gemm_sm90 autotune 1\nkey\t128 256 4 2 0\tnot-a-number\n");
+  // One damaged row among good ones: skipped, the good rows kept.
+  write(path, "cute_dsl gemm_sm90 autotune 1\nkey\t128 256 4 2 0\tnot-a-number\nkept\t128 256 4 2 0\t1.5\n");
+  const jit::GemmTuningTable partial = jit::GemmTuningTable::load(path.string());
+  EXPECT_FALSE(partial.damaged());
+  EXPECT_EQ(partial.size(), 1u);
+  EXPECT_NE(partial.find("kept"), nullptr);
+
+  write(path, "garbage\n");
   jit::GemmTuningTable table = jit::GemmTuningTable::load(path.string());
   EXPECT_TRUE(table.damaged());
   EXPECT_EQ(table.size(), 0u);
@@ -97,7 +112,6 @@ TEST(GemmTuningTable, DamagedFileIsIgnoredThenRebuilt) {
   EXPECT_FALSE(again.damaged());
   ASSERT_NE(again.find("k2"), nullptr);
   EXPECT_EQ(again.find("k2")->config, config(64, 8, 1));
-  EXPECT_EQ(again.find("key"), nullptr);
   // No temporary file is left beside it.
   int files = 0;
   for (const auto& e : fs::directory_iterator(dir.path)) files += e.is_regular_file();

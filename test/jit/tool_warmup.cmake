@@ -29,3 +29,9 @@ execute_process(COMMAND "${TOOL}" jit warmup --list "${WORK_DIR}/bad.list" --wor
 if(NOT rc EQUAL 1 OR NOT out MATCHES "warmed up: +1 of 2" OR NOT err MATCHES "cute_dsl_jit_test::missing")
   message(FATAL_ERROR "exit ${rc}\nstdout:\n${out}\nstderr:\n${err}")
 endif()
+# A list that cannot be read is an error, not "0 of 0".
+execute_process(COMMAND "${TOOL}" jit warmup --list "${WORK_DIR}/no_such.list" --arch sm_90a
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(rc EQUAL 0 OR NOT err MATCHES "ERROR: ")
+  message(FATAL_ERROR "missing list: exit ${rc}\nstdout:\n${out}\nstderr:\n${err}")
+endif()

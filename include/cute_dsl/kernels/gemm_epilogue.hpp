@@ -44,8 +44,8 @@ template <class TD, int N>
 CUTE_DSL_DEVICE void gemm_store_accumulator_columns(const float (&acc)[N / 2], const GemmEpilogueParams<TD>& p, int row0,
                                                     int col0, int batch, int t, int j_begin, int j_end) {
   TD* d = p.d + batch * p.batch_stride_d;
-  const TD* c = p.c + batch * p.batch_stride_c;
   const bool read_c = p.beta != 0.f;
+  const TD* c = read_c ? p.c + batch * p.batch_stride_c : nullptr;  // C may be null when beta == 0
   // Pairs may be stored as one access when every pair starts on a 2-element boundary.
   const bool pairs = (p.ldd % 2 == 0) && (p.batch_stride_d % 2 == 0) &&
                      (reinterpret_cast<unsigned long long>(p.d) % sizeof(GemmOutputPair<TD>) == 0);

@@ -19,6 +19,7 @@
 
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 
@@ -108,9 +109,9 @@ std::string gemm_sm90_unsupported(const GemmSm90Arguments<TA, TD>& a) {
   if (s.m < 1 || s.n < 1 || s.k < 1 || s.l < 1) return "M, N, K and L must be at least 1";
   auto aligned16 = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
   if (!aligned16(a.a) || !aligned16(a.b)) return "A and B must be 16-byte aligned (TMA)";
-  if ((a.lda * long(sizeof(TA))) % 16 != 0 || (a.ldb * long(sizeof(TA))) % 16 != 0)
+  if ((a.lda * (long long)sizeof(TA)) % 16 != 0 || (a.ldb * (long long)sizeof(TA)) % 16 != 0)
     return "lda and ldb must be multiples of 16 bytes (TMA): 8 elements for 16-bit types";
-  if (s.l > 1 && ((a.batch_stride_a * long(sizeof(TA))) % 16 != 0 || (a.batch_stride_b * long(sizeof(TA))) % 16 != 0))
+  if (s.l > 1 && ((a.batch_stride_a * (long long)sizeof(TA)) % 16 != 0 || (a.batch_stride_b * (long long)sizeof(TA)) % 16 != 0))
     return "the batch strides of A and B must be multiples of 16 bytes (TMA)";
   const long long a_row = a.major_a == GmmaMajor::K ? s.k : s.m, b_row = a.major_b == GmmaMajor::K ? s.k : s.n;
   if (a.lda < a_row || a.ldb < b_row || a.ldd < s.n || (a.beta != 0.f && (a.c == nullptr || a.ldc < s.n)))
@@ -119,6 +120,13 @@ std::string gemm_sm90_unsupported(const GemmSm90Arguments<TA, TD>& a) {
 }
 
 namespace detail {
+
+// Per-device launch facts (the smem attribute, occupancy, SM count) are cached in small arrays
+// indexed by device ordinal: a process may drive several GPUs. Ordinals past the array are
+// recomputed on every call.
+constexpr int kCachedDevices = 64;
+inline bool device_is_cached(int device) { return device >= 0 && device < kCachedDevices; }
+
 
 // An operand (rows x K, L batches) as the tensor map the kernel's loads expect
 // (kernels/gemm_operand_map.hpp, shared with the JIT launcher).
@@ -145,8 +153,17 @@ template <class TA, class TD, GmmaMajor MajorA, GmmaMajor MajorB, int TileN, int
 cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t stream) {
   auto* kernel = &gemm_sm90_kernel<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM>;
   constexpr int kSmem = gemm_sm90_impl::shared_bytes<TileN, Stages, TileM>;
-  static const cudaError_t attr_err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem);
-  if (attr_err != cudaSuccess) return attr_err;
+  static std::atomic<bool> attr_set[kCachedDevices];  // the attribute is per device
+  static std::atomic<int> max_clusters_by_device[kCachedDevices];  // 0: not computed yet
+  int device = 0;
+  cudaError_t err = cudaGetDevice(&device);
+  if (err != cudaSuccess) return err;
+  const bool cached = device_is_cached(device);
+  if (!cached || !attr_set[device].load(std::memory_order_acquire)) {
+    err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem);
+    if (err != cudaSuccess) return err;
+    if (cached) attr_set[device].store(true, std::memory_order_release);
+  }
 
   const GemmShape& s = a.shape;
   GemmSm90Params<TD> p;
@@ -170,18 +187,20 @@ cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t st
 
   // Persistent grid: as many clusters as fit on the GPU at once (cluster placement may leave
   // some SMs idle), never more than there are cluster tiles.
-  static const int max_clusters = [&] {
-    int device = 0, sms = 0, n = 0;
-    cudaGetDevice(&device);
-    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  int max_clusters = cached ? max_clusters_by_device[device].load(std::memory_order_relaxed) : 0;
+  if (max_clusters <= 0) {
+    int sms = 0;
+    err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    if (err != cudaSuccess) return err;
     cudaLaunchConfig_t probe = config;
     probe.gridDim = dim3(ClusterM * (sms / ClusterM));
-    if (cudaOccupancyMaxActiveClusters(&n, kernel, &probe) != cudaSuccess || n <= 0) {
+    if (cudaOccupancyMaxActiveClusters(&max_clusters, kernel, &probe) != cudaSuccess || max_clusters <= 0) {
       (void)cudaGetLastError();
-      n = sms / ClusterM;
+      max_clusters = sms / ClusterM;
     }
-    return n;
-  }();
+    if (max_clusters < 1) max_clusters = 1;
+    if (cached) max_clusters_by_device[device].store(max_clusters, std::memory_order_relaxed);
+  }
   const GemmTileScheduler<TileM, TileN, ClusterM> scheduler(s.m, s.n, s.l);
   const int clusters = scheduler.cluster_tiles() < max_clusters ? scheduler.cluster_tiles() : max_clusters;
   config.gridDim = dim3(clusters * ClusterM);
@@ -215,12 +234,18 @@ cudaError_t gemm_sm90_variant(const GemmSm90Arguments<TA, TD>& args, cudaStream_
 // `config` zero: the heuristic's choice for these arguments on the current device.
 inline GemmSm90Config gemm_sm90_resolve(GemmShape shape, GmmaMajor major_b, GemmSm90Config config) {
   if (config.tile_n != 0) return config;
-  static const int sm_count = [] {
-    int device = 0, sms = 0;
-    cudaGetDevice(&device);
-    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-    return sms > 0 ? sms : 132;
-  }();
+  static std::atomic<int> sm_count_by_device[detail::kCachedDevices];  // 0: not read yet
+  int device = 0;
+  const bool cached = cudaGetDevice(&device) == cudaSuccess && detail::device_is_cached(device);
+  int sm_count = cached ? sm_count_by_device[device].load(std::memory_order_relaxed) : 0;
+  if (sm_count <= 0) {
+    if (cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device) != cudaSuccess || sm_count <= 0) {
+      (void)cudaGetLastError();
+      sm_count = 132;  // H100/H200 SXM: only steers the heuristic; the launch reports real errors
+    } else if (cached) {
+      sm_count_by_device[device].store(sm_count, std::memory_order_relaxed);
+    }
+  }
   return gemm_sm90_heuristic(shape, sm_count, major_b);
 }
 

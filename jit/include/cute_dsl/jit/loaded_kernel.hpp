@@ -52,14 +52,15 @@ class LoadedKernel {
   Expected<Ok, JitError> reserve_dynamic_shared(unsigned bytes);
 
   // The size in bytes of each of the kernel's parameters, from cuFuncGetParamInfo (a driver for
-  // CUDA 12.4 or later); nullopt when the driver cannot tell. Queried at the first call, which
-  // launch() and prepare_launch() make to check their arguments. Not thread-safe for one kernel.
-  const std::optional<std::vector<std::size_t>>& parameter_sizes();
+  // CUDA 12.4 or later); nullopt when the driver cannot tell. Queried once in load(), so that
+  // launch() and prepare_launch() may read it from several threads at once.
+  const std::optional<std::vector<std::size_t>>& parameter_sizes() const { return parameter_sizes_; }
 
  private:
   friend Expected<LoadedKernel, JitError> load(const CompiledKernel& kernel, const LoadOptions& options);
   LoadedKernel() = default;
   void release() noexcept;
+  void query_parameter_sizes(const detail::DriverApi& d);
 
   detail::CuModule module_ = nullptr;    // LoadMethod::module
   detail::CuLibrary library_ = nullptr;  // LoadMethod::library
@@ -68,7 +69,6 @@ class LoadedKernel {
   int device_ = 0;
   LoadMethod method_ = LoadMethod::module;
   unsigned dynamic_shared_limit_ = 48 * 1024;
-  bool parameters_queried_ = false;
   std::optional<std::vector<std::size_t>> parameter_sizes_;
 };
 
