@@ -4,10 +4,12 @@
 // B * A^T: op T on a K-major B (op N on an N-major one), op N on a K-major A (op T on an M-major).
 //
 // Each benchmark: one shape, one implementation. Every timed iteration flushes L2 (a 512 MiB
-// memset, untimed), then times ONE launch with CUDA events (manual time). Repetitions give
-// medians; counters: TFLOP/s and, for ours, the relative Frobenius error against cuBLAS's f32
-// output (see relative_error).
-//   gemm_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
+// memset, untimed), then times ONE launch with CUDA events (manual time); 20 iterations per
+// repetition. A repetition's TFLOP/s is its total flops over the sum of its 20 event times; with
+// --benchmark_repetitions (3 in scripts/device/benchmarks.txt) the reported figure is the median
+// of the repetitions. Counters: TFLOP/s and, for ours, the relative Frobenius error against
+// cuBLAS's f32 output (see relative_error).
+//   gemm_bench --benchmark_repetitions=3 --benchmark_report_aggregates_only=true \
 //              --benchmark_out=gemm.json --benchmark_out_format=json
 #include <benchmark/benchmark.h>
 #include <cublas_v2.h>
@@ -73,14 +75,15 @@ __global__ void fill_random(bf16* p, long long n, unsigned seed) {
 struct Workspace {
   Shape s;
   bf16 *a = nullptr, *b = nullptr, *d = nullptr;
+  cudaError_t error = cudaSuccess;  // the first failure of the set-up; the benchmark skips on it
   explicit Workspace(Shape shape) : s(shape) {
     const long long na = 1ll * s.m * s.k, nb = 1ll * s.n * s.k, nd = 1ll * s.m * s.n;
-    cudaMalloc(&a, na * 2);
-    cudaMalloc(&b, nb * 2);
-    cudaMalloc(&d, nd * 2);
+    if ((error = cudaMalloc(&a, na * 2)) != cudaSuccess || (error = cudaMalloc(&b, nb * 2)) != cudaSuccess ||
+        (error = cudaMalloc(&d, nd * 2)) != cudaSuccess)
+      return;
     fill_random<<<1024, 256>>>(a, na, 1);
     fill_random<<<1024, 256>>>(b, nb, 2);
-    cudaDeviceSynchronize();
+    if ((error = cudaGetLastError()) == cudaSuccess) error = cudaDeviceSynchronize();
   }
   ~Workspace() {
     cudaFree(a);
@@ -102,8 +105,7 @@ Workspace& workspace(Shape s) {
 cublasHandle_t cublas() {
   static cublasHandle_t h = [] {
     cublasHandle_t handle = nullptr;
-    cublasCreate(&handle);
-    return handle;
+    return cublasCreate(&handle) == CUBLAS_STATUS_SUCCESS ? handle : nullptr;  // null: run_cublas fails
   }();
   return h;
 }
@@ -112,11 +114,12 @@ cublasHandle_t cublas() {
 long long lda(const Shape& s) { return s.major_a == kK ? s.k : s.m; }
 long long ldb(const Shape& s) { return s.major_b == kK ? s.k : s.n; }
 
-void run_cublas(const Workspace& w, void* d, cudaDataType_t d_type) {
+cublasStatus_t run_cublas(const Workspace& w, void* d, cudaDataType_t d_type) {
+  if (cublas() == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
   const float alpha = 1.f, beta = 0.f;
   const cublasOperation_t op_b = w.s.major_b == kK ? CUBLAS_OP_T : CUBLAS_OP_N;
   const cublasOperation_t op_a = w.s.major_a == kK ? CUBLAS_OP_N : CUBLAS_OP_T;
-  cublasGemmEx(cublas(), op_b, op_a, w.s.n, w.s.m, w.s.k, &alpha, w.b, CUDA_R_16BF, int(ldb(w.s)), w.a, CUDA_R_16BF,
+  return cublasGemmEx(cublas(), op_b, op_a, w.s.n, w.s.m, w.s.k, &alpha, w.b, CUDA_R_16BF, int(ldb(w.s)), w.a, CUDA_R_16BF,
                int(lda(w.s)), &beta, d, d_type, w.s.n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
 }
 
@@ -172,6 +175,10 @@ void BM_gemm(benchmark::State& state, Shape s, cute_dsl::kernels::GemmSm90Config
     return;
   }
   Workspace& w = workspace(s);
+  if (w.error != cudaSuccess) {
+    state.SkipWithError(cudaGetErrorString(w.error));
+    return;
+  }
   if (Ours) {
     const cudaError_t err = run_ours(w, w.d, config);
     if (err != cudaSuccess) {
@@ -180,17 +187,23 @@ void BM_gemm(benchmark::State& state, Shape s, cute_dsl::kernels::GemmSm90Config
     }
     state.counters["rel_err"] = relative_error(w, config);
   } else {
-    run_cublas(w, w.d, CUDA_R_16BF);  // warm-up: handle, heuristics and workspace outside the timed loop
+    // warm-up: handle, heuristics and workspace outside the timed loop
+    const cublasStatus_t st = run_cublas(w, w.d, CUDA_R_16BF);
+    if (st != CUBLAS_STATUS_SUCCESS) {
+      state.SkipWithError(cublasGetStatusName(st));
+      return;
+    }
   }
   cudaDeviceSynchronize();
   cudaEvent_t start, stop;
   cudaEventCreate(&start);
   cudaEventCreate(&stop);
+  bool failed = false;
   for (auto _ : state) {
     cudaMemsetAsync(l2_flush_buffer(), state.iterations() & 0xFF, 512u << 20);
     cudaEventRecord(start);
-    if (Ours) run_ours(w, w.d, config);
-    else run_cublas(w, w.d, CUDA_R_16BF);
+    if (Ours) failed |= run_ours(w, w.d, config) != cudaSuccess;
+    else failed |= run_cublas(w, w.d, CUDA_R_16BF) != CUBLAS_STATUS_SUCCESS;
     cudaEventRecord(stop);
     cudaEventSynchronize(stop);
     float ms = 0;
@@ -199,6 +212,10 @@ void BM_gemm(benchmark::State& state, Shape s, cute_dsl::kernels::GemmSm90Config
   }
   cudaEventDestroy(start);
   cudaEventDestroy(stop);
+  if (const cudaError_t err = cudaGetLastError(); err != cudaSuccess || failed) {  // a failed launch in the timed loop
+    state.SkipWithError(err != cudaSuccess ? cudaGetErrorString(err) : "a timed GEMM call failed");
+    return;
+  }
   const double flop = 2.0 * s.m * s.n * s.k;
   state.counters["TFLOPs"] = benchmark::Counter(flop * 1e-12 * double(state.iterations()), benchmark::Counter::kIsRate);
 }

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifndef CUTE_DSL_JIT_LIBRARY_VERSION
@@ -170,18 +171,19 @@ bool GemmTuningTable::save(const std::string& path) const {
   // A name of its own per call (mkstemp), so that two threads or processes never share one, and
   // fsync before the rename, so that a crash leaves the old table or the new one, never a torn one.
   std::string tmp = path + ".tmp.XXXXXX";
-  const int fd = mkstemp(tmp.data());
+  const int fd = ::mkstemp(tmp.data());
   if (fd < 0) return false;
+  ::fchmod(fd, 0644);  // mkstemp makes it 0600; the table was world-readable before
   const std::string text = serialize();
   bool ok = true;
   for (std::size_t done = 0; ok && done < text.size();) {
-    const ssize_t n = write(fd, text.data() + done, text.size() - done);
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
     if (n < 0 && errno == EINTR) continue;
     ok = n > 0;
     if (ok) done += static_cast<std::size_t>(n);
   }
-  ok = ok && fsync(fd) == 0;
-  ok = close(fd) == 0 && ok;
+  ok = ok && ::fsync(fd) == 0;
+  ok = ::close(fd) == 0 && ok;
   if (!ok) {
     std::remove(tmp.c_str());
     return false;

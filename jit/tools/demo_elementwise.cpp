@@ -71,9 +71,12 @@ Measurement run_elementwise(jit::LoadedKernel& kernel, const GpuContext& gpu, Op
   const auto a = random_values<T>(n, 1), b = random_values<T>(Arity == 2 ? n : 0, 2);
   DeviceBuffer<T> da(n, error), db(Arity == 2 ? n : 1, error), dout(n, error);
   if (!error.empty()) return m;
-  cudaMemcpy(da.p, a.data(), bytes, cudaMemcpyHostToDevice);
-  if (Arity == 2) cudaMemcpy(db.p, b.data(), bytes, cudaMemcpyHostToDevice);
-  cudaMemset(dout.p, 0xFF, bytes);  // NaN: a skipped element cannot pass
+  if (cudaMemcpy(da.p, a.data(), bytes, cudaMemcpyHostToDevice) != cudaSuccess ||
+      (Arity == 2 && cudaMemcpy(db.p, b.data(), bytes, cudaMemcpyHostToDevice) != cudaSuccess) ||
+      cudaMemset(dout.p, 0xFF, bytes) != cudaSuccess) {  // NaN: a skipped element cannot pass
+    error = "uploading the inputs failed: " + std::string(cudaGetErrorString(cudaGetLastError()));
+    return m;
+  }
 
   const ck::ElementwiseShape shape{ck::kElementwiseVector<T>, kThreads, ck::kElementwiseUnroll};
   jit::LaunchConfig config;
@@ -94,7 +97,10 @@ Measurement run_elementwise(jit::LoadedKernel& kernel, const GpuContext& gpu, Op
   if (!error.empty()) return m;
 
   std::vector<T> got(static_cast<std::size_t>(n)), want(static_cast<std::size_t>(n));
-  cudaMemcpy(got.data(), dout.p, bytes, cudaMemcpyDeviceToHost);
+  if (cudaMemcpy(got.data(), dout.p, bytes, cudaMemcpyDeviceToHost) != cudaSuccess) {
+    error = "downloading the result failed: " + std::string(cudaGetErrorString(cudaGetLastError()));
+    return m;
+  }
   for (long long i = 0; i < n; ++i) {
     if constexpr (Arity == 1) want[i] = op(a[i]);
     else want[i] = op(a[i], b[i]);

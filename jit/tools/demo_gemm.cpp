@@ -91,9 +91,12 @@ Measurement run_gemm(jit::LoadedKernel& kernel, const jit::GemmSm90Config& confi
   DeviceBuffer<__nv_bfloat16> da(static_cast<long long>(a.size()), error), db(static_cast<long long>(b.size()), error),
       dd(nd, error), dref(cublas ? nd : 1, error);
   if (!error.empty()) return m;
-  cudaMemcpy(da.p, a.data(), a.size() * 2, cudaMemcpyHostToDevice);
-  cudaMemcpy(db.p, b.data(), b.size() * 2, cudaMemcpyHostToDevice);
-  cudaMemset(dd.p, 0xFF, nd * 2);  // NaN: a skipped element cannot pass
+  if (cudaMemcpy(da.p, a.data(), a.size() * 2, cudaMemcpyHostToDevice) != cudaSuccess ||
+      cudaMemcpy(db.p, b.data(), b.size() * 2, cudaMemcpyHostToDevice) != cudaSuccess ||
+      cudaMemset(dd.p, 0xFF, nd * 2) != cudaSuccess) {  // NaN: a skipped element cannot pass
+    error = "uploading the inputs failed: " + std::string(cudaGetErrorString(cudaGetLastError()));
+    return m;
+  }
 
   jit::GemmSm90Arguments args;
   args.m = mm, args.n = nn, args.k = kk;
@@ -107,7 +110,10 @@ Measurement run_gemm(jit::LoadedKernel& kernel, const jit::GemmSm90Config& confi
   if (cudaDeviceSynchronize() != cudaSuccess) error = "the kernel failed: " + std::string(cudaGetErrorString(cudaGetLastError()));
   if (!error.empty()) return m;
   std::vector<__nv_bfloat16> got(static_cast<std::size_t>(nd)), want(static_cast<std::size_t>(nd));
-  cudaMemcpy(got.data(), dd.p, nd * 2, cudaMemcpyDeviceToHost);
+  if (cudaMemcpy(got.data(), dd.p, nd * 2, cudaMemcpyDeviceToHost) != cudaSuccess) {
+    error = "downloading the result failed: " + std::string(cudaGetErrorString(cudaGetLastError()));
+    return m;
+  }
 
   Cublas::Handle handle = nullptr;
   if (cublas) {
@@ -117,7 +123,8 @@ Measurement run_gemm(jit::LoadedKernel& kernel, const jit::GemmSm90Config& confi
     }
     if (cublas->gemm(handle, mm, nn, kk, da.p, db.p, dref.p) != 0 || cudaDeviceSynchronize() != cudaSuccess)
       error = "cublasGemmEx failed";
-    cudaMemcpy(want.data(), dref.p, nd * 2, cudaMemcpyDeviceToHost);
+    else if (cudaMemcpy(want.data(), dref.p, nd * 2, cudaMemcpyDeviceToHost) != cudaSuccess)
+      error = "downloading cuBLAS's result failed: " + std::string(cudaGetErrorString(cudaGetLastError()));
   } else {
     for (int i = 0; i < mm; ++i)
       for (int j = 0; j < nn; ++j) {

@@ -16,6 +16,7 @@ TEST_P(GemmSm90Variant, RaggedBf16) {
   run_case<__nv_bfloat16, __nv_bfloat16>({300, 520, 136, 1, 1.f, 0.f}, config);    // partial tiles in M, N, K
   run_case<__nv_bfloat16, __nv_bfloat16>({256, 512, 1024, 1, 1.f, 0.f}, config);   // whole tiles, long K (ring wraps)
   run_case<__nv_bfloat16, float>({130, 70, 8, 2, 0.5f, -1.5f, 8}, config);         // K < one k-block, batches, padding
+  run_case<__nv_bfloat16, float>({130, 70, 13, 2, 0.5f, -1.5f, 8}, config);        // ragged K inside lda = ldb = 24
 }
 
 INSTANTIATE_TEST_SUITE_P(AllConfigs, GemmSm90Variant,

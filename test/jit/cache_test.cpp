@@ -252,10 +252,11 @@ using namespace jit_test;
 
 TEST(Dump, DumpDirKeepsArtifactsWithoutDisablingTheCache) {
   TempDir cache_dir, dump_dir;
-  ::setenv("CUTE_DSL_DUMP_DIR", dump_dir.path().c_str(), 1);
   jit::KernelCache cache(on_disk(cache_dir.path()));
-  compile_into(cache, jit::CacheOutcome::miss);
-  ::unsetenv("CUTE_DSL_DUMP_DIR");
+  {
+    ScopedEnv dump_env("CUTE_DSL_DUMP_DIR", dump_dir.path().c_str());
+    compile_into(cache, jit::CacheOutcome::miss);
+  }
   EXPECT_EQ(cache.counters().disk_writes, 1u) << "the cache still works";
   std::vector<std::string> suffixes;
   for (const auto& e : std::filesystem::directory_iterator(dump_dir.path()))

@@ -58,6 +58,8 @@ struct Buffer {
     EXPECT_EQ(memory()->htod(ptr, host.data(), bytes), 0);
   }
   ~Buffer() { memory()->free(ptr); }
+  Buffer(const Buffer&) = delete;  // the destructor frees: a copy would free twice
+  Buffer& operator=(const Buffer&) = delete;
   std::vector<T> read() const {
     std::vector<T> out(bytes / sizeof(T));
     EXPECT_EQ(memory()->sync(), 0);

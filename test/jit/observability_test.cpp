@@ -135,18 +135,18 @@ TEST(Report, JsonParsesAndHasTheFields) {
 
 TEST(Report, CacheStillHitsWithEverythingKept) {
   TempDir cache_dir, dump;
-  ::setenv("CUTE_DSL_DUMP_DIR", dump.path().c_str(), 1);
-  ::setenv("CUTE_DSL_KEEP", "source,ptx,cubin,sass", 1);
   jit::CompileReport report;
-  {
-    jit::KernelCache cache(on_disk(cache_dir.path()));
-    ASSERT_TRUE(jit::compile(elementwise_spec(), options_for("sm_90a"), cache, &report));
-    EXPECT_EQ(report.outcome, jit::CacheOutcome::miss);
-  }
   jit::KernelCache fresh(on_disk(cache_dir.path()));
-  ASSERT_TRUE(jit::compile(elementwise_spec(), options_for("sm_90a"), fresh, &report));
-  ::unsetenv("CUTE_DSL_DUMP_DIR");
-  ::unsetenv("CUTE_DSL_KEEP");
+  {
+    ScopedEnv dump_env("CUTE_DSL_DUMP_DIR", dump.path().c_str());
+    ScopedEnv keep_env("CUTE_DSL_KEEP", "source,ptx,cubin,sass");
+    {
+      jit::KernelCache cache(on_disk(cache_dir.path()));
+      ASSERT_TRUE(jit::compile(elementwise_spec(), options_for("sm_90a"), cache, &report));
+      EXPECT_EQ(report.outcome, jit::CacheOutcome::miss);
+    }
+    ASSERT_TRUE(jit::compile(elementwise_spec(), options_for("sm_90a"), fresh, &report));
+  }
   EXPECT_EQ(report.outcome, jit::CacheOutcome::disk_hit) << "keeping artifacts must not disable the cache";
   EXPECT_NE(read_text(json_in(dump.path())).find("\"cache\": \"disk\""), std::string::npos);
   if (!jit::sass_tool().empty()) {

@@ -34,6 +34,12 @@ TEST(Picture, Sm80TableRows) {
   // A is shared by the two atoms along N: every element held twice.
   auto ga = runtime::mma_grid(mma, MmaOperand::A);
   for (auto const& c : ga.cells) EXPECT_EQ(c.holders, 2);
+  // Registers, not shared memory: a cell held twice names its lowest thread (warp 0 before warp 1).
+  EXPECT_FALSE(ga.smem);
+  EXPECT_EQ(ga.at(0, 0).thread, 0);
+  std::string ta = runtime::mma_table(mma, MmaOperand::A);
+  EXPECT_EQ(count(ta, "smem"), 0u);
+  EXPECT_EQ(count(ta, "T"), 32u * 16u);
 }
 
 TEST(Picture, WgmmaSvg) {

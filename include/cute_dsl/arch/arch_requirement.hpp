@@ -42,3 +42,26 @@ inline constexpr int target_sm = CUTE_DSL_TARGET_SM;
 #define CUTE_DSL_REQUIRE_ARCH(gate, min_sm, instruction)                                      \
   static_assert(!CUTE_DSL_DEVICE_PASS || ::cute_dsl::arch::target_sm<gate> >= (min_sm),       \
                 instruction " needs sm_" #min_sm " or newer: this device pass targets an older GPU")
+
+// 1 when this device pass has the sm_90a feature set (nvcc -arch=sm_90a, NVRTC
+// --gpu-architecture=sm_90a). __CUDA_ARCH__ == 900 alone is not enough: plain sm_90 lacks
+// wgmma and setmaxnreg.
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#  define CUTE_DSL_SM90A_FEATURES 1
+#else
+#  define CUTE_DSL_SM90A_FEATURES 0
+#endif
+
+namespace cute_dsl::arch {
+
+// True in a host pass and in an sm_90a device pass; dependent on Gate so that the check waits
+// for a wrapper to be instantiated (including this header for sm_80 is fine, calling wgmma is not).
+template <class Gate>
+inline constexpr bool sm90a_features = !CUTE_DSL_DEVICE_PASS || CUTE_DSL_SM90A_FEATURES;
+
+}  // namespace cute_dsl::arch
+
+#define CUTE_DSL_REQUIRE_SM90A(gate, instruction)                                              \
+  static_assert(::cute_dsl::arch::sm90a_features<gate>,                                        \
+                instruction " needs sm_90a: compile with -arch=sm_90a (this device pass targets "  \
+                "a GPU without the sm_90a features: plain sm_90, sm_100a or older)")

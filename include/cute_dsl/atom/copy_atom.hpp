@@ -98,6 +98,7 @@ CUTE_DSL_HOST_DEVICE void copy(Copy_Atom<Op, T> const& atom, Tensor<SE, SL> cons
   static_assert(detail::first_values_contiguous<DL>(Atom::NumValDst),
                 "copy(Copy_Atom): the destination values of one instruction must be contiguous (a group of NumValDst)");
   const int calls = int(size(src)) / Atom::NumValSrc;
+  CUTE_DSL_UNROLL
   for (int k = 0; k < calls; ++k) copy_atom_call(atom, src, dst, k * Atom::NumValSrc, k * Atom::NumValDst);
 }
 
@@ -110,6 +111,7 @@ template <class Op, class T, class Pred, class SE, class SL, class Dst>
 CUTE_DSL_HOST_DEVICE void copy_if(Copy_Atom<Op, T> const& atom, Pred const& pred, Tensor<SE, SL> const& src, Dst&& dst) {
   using Atom = Copy_Atom<Op, T>;
   const int calls = int(size(src)) / Atom::NumValSrc;
+  CUTE_DSL_UNROLL
   for (int k = 0; k < calls; ++k)
     copy_atom_call(atom, src, dst, k * Atom::NumValSrc, k * Atom::NumValDst, bool(pred(k * Atom::NumValSrc)));
 }

@@ -193,9 +193,17 @@ struct TmaLoadAtom {
   // Bind the load to `bar` (a __shared__ mbarrier armed with transaction_bytes) and, with
   // multicast, the mask of CTAs that receive this CTA's slice.
   template <class Bar>
-  CUTE_DSL_DEVICE TmaLoadCall<Math::rank, (Mcast > 1)> with(Bar& bar, unsigned short mcast_mask = 0) const {
+  CUTE_DSL_DEVICE TmaLoadCall<Math::rank, (Mcast > 1)> with(Bar& bar, unsigned short mcast_mask) const {
     static_assert(sizeof(Bar) == 8, "TMA atom: the barrier is a 64-bit mbarrier in shared memory");
     return {&desc, smem_address(&bar), mcast_mask};
+  }
+  // Without multicast the mask is unused. With multicast it is required: an empty mask delivers
+  // the slice nowhere and every CTA's barrier waits forever.
+  template <class Bar>
+  CUTE_DSL_DEVICE TmaLoadCall<Math::rank, (Mcast > 1)> with(Bar& bar) const {
+    static_assert(Mcast == 1 || sizeof(Bar) == 0,
+                  "TMA atom with multicast: pass the mask of receiving CTAs, with(bar, mcast_mask)");
+    return with(bar, 0);
   }
 #endif
 };

@@ -1,6 +1,8 @@
 // A generic producer/consumer pipeline on mbarriers, for warp-specialised kernels whose producer
 // warps fill buffers with ordinary stores, cp.async, or anything that is finished when the
-// producer says so (no transaction bytes: for TMA/bulk copies use tma_pipeline.hpp).
+// producer says so (no transaction bytes: for TMA/bulk copies use tma_pipeline.hpp). cp.async
+// copies are NOT covered by producer_commit's mbarrier.arrive (it does not wait for them): the
+// producer must cp_async_wait<0>() before producer_commit (or arrive with cp.async.mbarrier.arrive).
 //
 //   producer threads  producer_acquire(s): wait EMPTY[i]; write buffer i; producer_commit(s)
 //   consumer threads  consumer_wait(s):    wait FULL[i];  read buffer i;  consumer_release(s)

@@ -8,7 +8,8 @@
 //   std::ofstream("mma.svg") << runtime::mma_svg(mma);
 //
 // Operands read through wgmma descriptors are not split among threads: their cells say "smem"
-// (every thread of the warpgroup addresses the whole block).
+// (every thread of the warpgroup addresses the whole block). A register element held by several
+// threads (mma.sync's A in two atoms along N) names the lowest thread, as tiled_copy_picture does.
 #pragma once
 
 #include "cute_dsl/config.hpp"
@@ -39,6 +40,7 @@ struct MmaCell {
 struct MmaGrid {
   int rows = 0, cols = 0;
   std::vector<MmaCell> cells;  // column-major: cells[r + rows * c]
+  bool smem = false;           // read through a shared-memory descriptor, not held by threads
   MmaCell const& at(int r, int c) const { return cells[static_cast<std::size_t>(r + rows * c)]; }
 };
 
@@ -66,10 +68,19 @@ MmaGrid fill_mma_grid(Tiled const& mma, Frg const& frg, int rows, int cols, MmaO
 template <class A, class L, class P>
 MmaGrid mma_grid(TiledMMA<A, L, P> const& mma, MmaOperand which) {
   using T = TiledMMA<A, L, P>;
+  using Op = typename A::op_type;
   constexpr int m = T::template tile_size<0>(), n = T::template tile_size<1>(), k = T::template tile_size<2>();
   switch (which) {
-    case MmaOperand::A: return detail::fill_mma_grid(mma, mma.thrfrg_A(make_layout(make_shape(Int<m>{}, Int<k>{}))), m, k, which);
-    case MmaOperand::B: return detail::fill_mma_grid(mma, mma.thrfrg_B(make_layout(make_shape(Int<n>{}, Int<k>{}))), n, k, which);
+    case MmaOperand::A: {
+      MmaGrid g = detail::fill_mma_grid(mma, mma.thrfrg_A(make_layout(make_shape(Int<m>{}, Int<k>{}))), m, k, which);
+      g.smem = mma_a_is_descriptor_v<Op>;
+      return g;
+    }
+    case MmaOperand::B: {
+      MmaGrid g = detail::fill_mma_grid(mma, mma.thrfrg_B(make_layout(make_shape(Int<n>{}, Int<k>{}))), n, k, which);
+      g.smem = mma_b_is_descriptor_v<Op>;
+      return g;
+    }
     default: return detail::fill_mma_grid(mma, mma.thrfrg_C(make_layout(make_shape(Int<m>{}, Int<n>{}))), m, n, which);
   }
 }
@@ -80,9 +91,9 @@ void append_all(std::string& out, Parts const&... parts) {
   (out.append(parts), ...);
 }
 
-inline std::string mma_cell_text(MmaCell const& c) {
+inline std::string mma_cell_text(MmaCell const& c, bool smem) {
   if (c.holders == 0) return "-";
-  if (c.holders > 1) return "smem";
+  if (smem) return "smem";
   std::string s = "T";
   append_all(s, std::to_string(c.thread), "V", std::to_string(c.value));
   return s;
@@ -97,14 +108,14 @@ template <class A, class L, class P>
 std::string mma_table(TiledMMA<A, L, P> const& mma, MmaOperand which) {
   MmaGrid g = mma_grid(mma, which);
   std::size_t width = 1;
-  for (auto const& c : g.cells) width = std::max(width, mma_cell_text(c).size());
+  for (auto const& c : g.cells) width = std::max(width, mma_cell_text(c, g.smem).size());
   std::string out = mma_operand_name(which);
   out += "\n     ";
   for (int c = 0; c < g.cols; ++c) append_all(out, " ", cute_dsl::runtime::detail::pad_left(std::to_string(c), width));
   out += "\n";
   for (int r = 0; r < g.rows; ++r) {
     append_all(out, cute_dsl::runtime::detail::pad_left(std::to_string(r), 4), " ");
-    for (int c = 0; c < g.cols; ++c) append_all(out, " ", cute_dsl::runtime::detail::pad_left(mma_cell_text(g.at(r, c)), width));
+    for (int c = 0; c < g.cols; ++c) append_all(out, " ", cute_dsl::runtime::detail::pad_left(mma_cell_text(g.at(r, c), g.smem), width));
     out += "\n";
   }
   return out;
@@ -126,16 +137,17 @@ std::string mma_svg(TiledMMA<A, L, P> const& mma) {
       for (int c = 0; c < g.cols; ++c) {
         MmaCell const& m = g.at(r, c);
         int x = x0 + (transpose ? r : c) * cell, y = y0 + (transpose ? c : r) * cell;
-        int hue = m.holders == 1 ? cute_dsl::runtime::detail::offset_hue(m.thread) : 0;
+        const bool coloured = m.holders >= 1 && !g.smem;
+        int hue = coloured ? cute_dsl::runtime::detail::offset_hue(m.thread) : 0;
         std::string fill = "#dddddd";
-        if (m.holders == 1) {
+        if (coloured) {
           fill = "hsl(";
           append_all(fill, std::to_string(hue), ",70%,80%)");
         }
         append_all(out, "<rect x=\"", std::to_string(x), "\" y=\"", std::to_string(y), "\" width=\"", std::to_string(cell),
                    "\" height=\"", std::to_string(cell), "\" fill=\"", fill, "\" stroke=\"black\"/>\n");
         append_all(out, "<text x=\"", std::to_string(x + cell / 2), "\" y=\"", std::to_string(y + cell / 2 + 3),
-                   "\" text-anchor=\"middle\">", mma_cell_text(m), "</text>\n");
+                   "\" text-anchor=\"middle\">", mma_cell_text(m, g.smem), "</text>\n");
       }
   };
   panel(ga, ax, cy, false, "A");

@@ -118,7 +118,7 @@ struct Tensor : detail::tensor_storage<Engine, Layout_> {
   CUTE_DSL_HOST_DEVICE constexpr auto slice_view(It const& it, Crd const& c) const {
     // The requirement names a parameter, not `layout()`: nvcc 13.0's device pass evaluates a
     // requires-expression that calls a member function through the implicit `this` as false
-    // (found by helper M: every run-time slice t(_, k) then lost its offset on the GPU).
+    // (every run-time slice t(_, k) then lost its offset on the GPU).
     if constexpr (requires(Layout_ const& l) { slice_and_offset(c, l); }) {
       auto so = slice_and_offset(c, layout());
       return make_tensor(it + get<1>(so), get<0>(so));

@@ -7,6 +7,9 @@
 // the group's result (no second broadcast step). Width must be a power of two <= 32. All 32 lanes
 // must execute the call (full mask): groups are sub-warp, the warp is not.
 //
+// Each step combines in lane order (lower lane's value first) on both lanes of a pair, so an
+// order-dependent op (max/min with NaN or -0/+0) still leaves every lane with the same result.
+//
 // Order of combination differs from a sequential sum, so float sums differ from a host loop in the
 // last bits; integer sums and max/min are exact.
 #pragma once
@@ -25,9 +28,12 @@ template <int Width = 32, class T, class Op>
 CUTE_DSL_DEVICE T all_reduce(T value, Op op) {
   static_assert(Width >= 1 && Width <= 32 && (Width & (Width - 1)) == 0,
                 "warp::all_reduce<Width>: Width must be a power of two between 1 and 32");
-#pragma unroll
+  // The lane from the linear thread index (warps are formed from it, for any block shape).
+  const unsigned lane = (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) % 32u;
+  CUTE_DSL_UNROLL
   for (int distance = Width / 2; distance >= 1; distance /= 2) {
-    value = op(value, __shfl_xor_sync(full_mask, value, distance, Width));
+    T other = __shfl_xor_sync(full_mask, value, distance, Width);
+    value = (lane & unsigned(distance)) ? op(other, value) : op(value, other);
   }
   return value;
 }

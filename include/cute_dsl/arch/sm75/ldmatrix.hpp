@@ -37,19 +37,19 @@ struct LdsmOp {
     unsigned a = smem_address(&smem_row);
     unsigned* r[] = {&d...};
     if constexpr (NumMatrices == 1 && !Transpose)
-      asm volatile("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];\n" : "=r"(*r[0]) : "r"(a));
+      asm volatile("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];\n" : "=r"(*r[0]) : "r"(a) : "memory");
     else if constexpr (NumMatrices == 1)
-      asm volatile("ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16 {%0}, [%1];\n" : "=r"(*r[0]) : "r"(a));
+      asm volatile("ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16 {%0}, [%1];\n" : "=r"(*r[0]) : "r"(a) : "memory");
     else if constexpr (NumMatrices == 2 && !Transpose)
-      asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];\n" : "=r"(*r[0]), "=r"(*r[1]) : "r"(a));
+      asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];\n" : "=r"(*r[0]), "=r"(*r[1]) : "r"(a) : "memory");
     else if constexpr (NumMatrices == 2)
-      asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];\n" : "=r"(*r[0]), "=r"(*r[1]) : "r"(a));
+      asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];\n" : "=r"(*r[0]), "=r"(*r[1]) : "r"(a) : "memory");
     else if constexpr (!Transpose)
       asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
-                   : "=r"(*r[0]), "=r"(*r[1]), "=r"(*r[2]), "=r"(*r[3]) : "r"(a));
+                   : "=r"(*r[0]), "=r"(*r[1]), "=r"(*r[2]), "=r"(*r[3]) : "r"(a) : "memory");
     else
       asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
-                   : "=r"(*r[0]), "=r"(*r[1]), "=r"(*r[2]), "=r"(*r[3]) : "r"(a));
+                   : "=r"(*r[0]), "=r"(*r[1]), "=r"(*r[2]), "=r"(*r[3]) : "r"(a) : "memory");
   }
 #endif
 };

@@ -162,8 +162,9 @@ CUTE_DSL_DEVICE T* map_shared_to_cta(T* p, cuda::std::uint32_t cta_rank) {
 }
 
 // elect.sync r|p, 0xFFFFFFFF;                                                         sm_90
-// True in exactly one active lane of the (fully converged) warp. Unlike `lane == 0` the compiler
-// knows the result is warp-uniform-but-one, so the elected block needs no divergence handling.
+// True in exactly one active lane of the (fully converged) warp. Unlike `lane == 0` it is one
+// instruction (no lane-id read and compare) and the elected lane is guaranteed to be active,
+// which `lane == 0` is not when lane 0 has exited or diverged.
 template <class Gate = void>
 CUTE_DSL_DEVICE bool elect_one_sync() {
   CUTE_DSL_REQUIRE_ARCH(Gate, 90, "elect.sync");

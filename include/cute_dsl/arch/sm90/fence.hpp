@@ -44,8 +44,8 @@ CUTE_DSL_DEVICE void fence_acq_rel_cluster() {
 }
 
 // fence.acq_rel.cta;                                                                  sm_70
-// The CTA-scope version (what __threadfence_block() emits): orders shared-memory flag handoffs
-// between warps that do not share a barrier.
+// The CTA-scope version: orders shared-memory flag handoffs between warps that do not share a
+// barrier. (__threadfence_block() is membar.cta, i.e. the stronger fence.sc.cta, not this.)
 template <class Gate = void>
 CUTE_DSL_DEVICE void fence_acq_rel_cta() {
   CUTE_DSL_REQUIRE_ARCH(Gate, 70, "fence.acq_rel.cta");

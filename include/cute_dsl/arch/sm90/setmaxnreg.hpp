@@ -28,16 +28,20 @@ inline constexpr bool valid_setmaxnreg_count = Registers >= 24 && Registers <= 2
 template <int Registers, class Gate = void>
 CUTE_DSL_DEVICE void setmaxnreg_inc() {
   static_assert(valid_setmaxnreg_count<Registers>, "setmaxnreg_inc: the count must be a multiple of 8 in [24, 256]");
-  CUTE_DSL_REQUIRE_ARCH(Gate, 90, "setmaxnreg.inc");
+  CUTE_DSL_REQUIRE_SM90A(Gate, "setmaxnreg.inc");
+#if CUTE_DSL_SM90A_FEATURES
   asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(Registers));
+#endif
 }
 
 // setmaxnreg.dec.sync.aligned.u32 Registers;                                         sm_90a
 template <int Registers, class Gate = void>
 CUTE_DSL_DEVICE void setmaxnreg_dec() {
   static_assert(valid_setmaxnreg_count<Registers>, "setmaxnreg_dec: the count must be a multiple of 8 in [24, 256]");
-  CUTE_DSL_REQUIRE_ARCH(Gate, 90, "setmaxnreg.dec");
+  CUTE_DSL_REQUIRE_SM90A(Gate, "setmaxnreg.dec");
+#if CUTE_DSL_SM90A_FEATURES
   asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(Registers));
+#endif
 }
 
 }  // namespace cute_dsl::arch

@@ -3,7 +3,7 @@
 //
 // cuTensorMapEncodeTiled is a Driver API function; this header never links libcuda (CI machines
 // have no driver). The caller either passes the function pointer (the JIT has a dlopen'd driver)
-// or, with cudart, lets tma_encode_tiled_from_cudart() fetch it (cudaGetDriverEntryPointByVersion).
+// or, with cudart, lets encode_tiled_from_cudart() fetch it (cudaGetDriverEntryPointByVersion).
 //
 //   auto enc = cute_dsl::tma::encode_tiled_from_cudart();           // or the JIT's pointer
 //   CUtensorMap map = cute_dsl::tma::make_tma_descriptor<float>(enc, dptr,
