@@ -213,6 +213,12 @@ template <class TA, class TD, int TileN, int Stages, int ClusterM, bool PingPong
           GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K, int TileM = gemm_sm90_impl::kTileM>
 __global__ void __launch_bounds__(gemm_sm90_impl::kThreads, 1) gemm_sm90_kernel(const __grid_constant__ GemmSm90Params<TD> p) {
   using namespace gemm_sm90_impl;
+  // Only an sm_90a pass compiles the body. Other passes of the same translation unit (the
+  // compute_90 PTX that `nvcc -arch=sm_90a` also embeds, sm_80 in a fat binary) get a trap: the
+  // kernel exists there (the host stub refers to it) but must never run.
+  if constexpr (!arch::sm90a_features<TA>) {
+    __trap();
+  } else {
   constexpr bool kSplitN = TileM == 64;  // both consumers on the same 64 rows, TileN / 2 columns each
   static_assert(is_bf16<TA> || is_f16<TA>, "gemm_sm90_kernel: A and B must be __nv_bfloat16 or __half");
   static_assert(TileN % 64 == 0 && TileN >= 64 && TileN <= 256, "gemm_sm90_kernel: TileN must be 64, 128, 192 or 256");
@@ -337,6 +343,7 @@ __global__ void __launch_bounds__(gemm_sm90_impl::kThreads, 1) gemm_sm90_kernel(
     __syncwarp();
     arch::cluster_sync();
   }
+  }  // sm_90a
 }
 
 }  // namespace cute_dsl::kernels
