@@ -2,6 +2,7 @@
 #include "cute_dsl/jit/gemm_sm90.hpp"
 
 #include "cute_dsl/arch/sm90/tma_descriptor.hpp"
+#include "cute_dsl/atom/make_tma_atom.hpp"
 #include "cute_dsl/jit/detail/driver_api.hpp"
 #include "cute_dsl/jit/launch.hpp"
 #include "cute_dsl/kernels/gemm_operand_map.hpp"
@@ -28,13 +29,11 @@ F driver_fn(const char* name) {
 
 // The operand's tensor map (kernels/gemm_operand_map.hpp, shared with the nvcc launcher), written
 // into `out` (not returned: a 64-byte aligned value would be passed by an ABI GCC warns about).
-Expected<Ok, JitError> operand_map(const kernels::GemmOperandMapSpec& spec, kernels::GemmTensorMap& out) {
+Expected<Ok, JitError> operand_map(const kernels::GemmOperandMapSpec& spec, TmaDescriptor& out) {
   static const auto encode = driver_fn<tma::EncodeTiledFn>("cuTensorMapEncodeTiled");
   if (!encode) return unexpected(JitError{JitErrorKind::no_driver, "the driver has no cuTensorMapEncodeTiled", {}, {}, {}});
   try {
-    const CUtensorMap map = kernels::make_gemm_operand_map(encode, spec);
-    static_assert(sizeof(map) == sizeof(out), "GemmTensorMap mirrors CUtensorMap (128 bytes)");
-    std::memcpy(&out, &map, sizeof(out));
+    out = tma_detail::to_descriptor(kernels::make_gemm_operand_map(encode, spec));
   } catch (const tma::TmaDescriptorError& e) {
     return unexpected(JitError{JitErrorKind::invalid_option, e.what(), {}, {}, {}});
   }
@@ -75,9 +74,10 @@ std::string to_string(const GemmSm90Config& c) {
 }
 
 unsigned gemm_sm90_shared_bytes(const GemmSm90Config& c) {
-  // SharedStorage<TileN, Stages>: A and B rings (1024-byte multiples), the barriers rounded up to
-  // the struct's 1024-byte alignment; plus 1024 bytes to align the dynamic base.
-  return unsigned(c.stages) * unsigned((c.tile_m + c.tile_n) * kTileK * 2) + 1024 + 1024;
+  // The kernel's Storage (gemm_sm90.hpp): A and B rings (1024-byte multiples), the barriers
+  // rounded up to the struct's 1024-byte alignment; plus 1024 - 16 bytes to align the dynamic
+  // base (shared_storage_bytes). A GPU test compares it with the kernel's own figure.
+  return unsigned(c.stages) * unsigned((c.tile_m + c.tile_n) * kTileK * 2) + 1024 + 1024 - 16;
 }
 
 std::string gemm_sm90_unsupported(const GemmSm90Types& t, const GemmSm90Config& c) {

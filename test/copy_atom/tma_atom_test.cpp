@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 using namespace cute_dsl;
 
 namespace {
@@ -79,3 +81,31 @@ TEST(TmaAtom, DescriptorSpecHasThePerCtaBoxAndTheSwizzle) {
 #endif
 
 }  // namespace
+
+// A tile of several boxes: the MN-major operand of the Hopper GEMM, (M, K) with M in 64-row
+// boxes of one 128-byte swizzle row each, ((64, R), 64):((1, 4096), 64). Each box is 64 x 64;
+// the R boxes follow each other in shared memory (4096 elements) and step 64 rows in the tensor.
+template <int R>
+using SmemMnBoxes = decltype(composition(Swizzle<3, 3, 3>{}, make_layout(make_shape(make_shape(_64{}, Int<R>{}), _64{}, _1{}),
+                                                                          make_stride(make_stride(_1{}, _4096{}), _64{}, _0{}))));
+static_assert(TmaBoxMath<SmemMnBoxes<4>, 1>::boxes_per_cta == 4 && TmaBoxMath<SmemMnBoxes<4>, 1>::box_elements == 4096);
+static_assert(TmaBoxMath<SmemMnBoxes<4>, 1>::box_extents().crd[0] == 64 && TmaBoxMath<SmemMnBoxes<4>, 1>::box_extents().crd[1] == 64);
+static_assert(TmaBoxMath<SmemMnBoxes<4>, 1>::tile().crd[0] == 256 && TmaBoxMath<SmemMnBoxes<4>, 1>::step_mode() == 0);
+// Multicast over 2 CTAs splits the boxes, not a box: CTA 1 loads boxes 2 and 3.
+static_assert(TmaBoxMath<SmemMnBoxes<4>, 2>::boxes_per_cta == 2 && TmaBoxMath<SmemMnBoxes<4>, 2>::slice_smem_offset(1) == 2 * 4096);
+static_assert(TmaBoxMath<SmemMnBoxes<4>, 2>::slice_last_mode_offset(1) == 128 && !TmaBoxMath<SmemMnBoxes<4>, 2>::slices_last_mode);
+static_assert(TmaLoadAtom<short, SmemMnBoxes<4>, 2>::transaction_bytes == 256 * 64 * 2);
+static_assert(TmaBoxMath<SmemMnBoxes<2>, 1>::box_smem_offset(1) == 4096 && TmaBoxMath<SmemMnBoxes<2>, 1>::box_coord_offset(1) == 64);
+
+TEST(TmaAtom, SeveralBoxesPerTileFromACoordinateOrigin) {
+  TmaLoadAtom<short, SmemMnBoxes<4>, 2> atom{};
+  for (int r = 0; r < 2; ++r) {
+    auto b = atom.get_slice(r).partition_S(TmaBox<3>{{512, 128, 3}});  // (M, K, batch) of the tile's first element
+    EXPECT_EQ(b.crd[0], 512 + 128 * r) << r;                           // the CTA's first box
+    EXPECT_EQ(b.crd[1], 128) << r;
+    EXPECT_EQ(b.crd[2], 3) << r;
+  }
+  std::vector<short> smem(256 * 64);
+  auto s = make_tensor(make_smem_ptr(smem.data()), SmemMnBoxes<4>{});
+  EXPECT_EQ(&atom.get_slice(1).partition_D(s)(0), smem.data() + 2 * 4096);
+}

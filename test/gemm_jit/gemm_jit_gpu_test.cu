@@ -138,9 +138,9 @@ void run_case(const Case& c, const jit::GemmSm90Config& cfg) {
 }
 
 TEST(GemmJitLayout, SharedBytesMatchTheKernel) {  // no GPU needed: nvcc's constants
-  EXPECT_EQ(jit::gemm_sm90_shared_bytes(config(256, 4, 2)), unsigned(impl::shared_bytes<256, 4, 128>));
-  EXPECT_EQ(jit::gemm_sm90_shared_bytes(config(128, 6, 1)), unsigned(impl::shared_bytes<128, 6, 128>));
-  EXPECT_EQ(jit::gemm_sm90_shared_bytes(config(64, 12, 1, false, 64)), unsigned(impl::shared_bytes<64, 12, 64>));
+  EXPECT_EQ(jit::gemm_sm90_shared_bytes(config(256, 4, 2)), unsigned(cute_dsl::kernels::gemm_sm90_shared_bytes<__nv_bfloat16, 256, 4, 2>));
+  EXPECT_EQ(jit::gemm_sm90_shared_bytes(config(128, 6, 1)), unsigned(cute_dsl::kernels::gemm_sm90_shared_bytes<__nv_bfloat16, 128, 6, 1>));
+  EXPECT_EQ(jit::gemm_sm90_shared_bytes(config(64, 12, 1, false, 64)), unsigned(cute_dsl::kernels::gemm_sm90_shared_bytes<__nv_bfloat16, 64, 12, 1, false, cute_dsl::GmmaMajor::K, cute_dsl::GmmaMajor::K, 64>));
   EXPECT_EQ(jit::kGemmSm90Threads, unsigned(impl::kThreads));
 }
 

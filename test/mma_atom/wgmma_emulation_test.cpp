@@ -13,7 +13,10 @@
 #include <vector>
 
 #include "cute_dsl/atom/tiled_mma.hpp"
+#include "cute_dsl/kernels/gemm_sm90_layouts.hpp"
 #include "gmma_test_blocks.hpp"
+
+struct __nv_bfloat16 { std::uint16_t bits; };  // only its size and name matter here (the GEMM picks its wgmma by it)
 
 using namespace cute_dsl;
 
@@ -183,3 +186,39 @@ TEST(WgmmaEmulation, RsAndAccumulators) {
   check_c<SM90_64xNx16_F32BF16BF16_SS<8>, 8>();
   check_c<SM90_64xNx16_F32BF16BF16_SS<256>, 256>();
 }
+
+// The GEMM's rings (kernels/gemm_sm90_layouts.hpp): (rows, K, PIPE) tiles of the 128-byte swizzle
+// atom. The descriptor fragment of each consumer thread covers every stage and K step as one
+// 64-bit origin plus offsets, and every one decodes to the canonical block the hardware expects:
+// K-major {start, LBO unused (16), SBO 1024}, +32 bytes per K step; MN-major {start, LBO 8192
+// (next 64 rows), SBO 1024 (next 8 k)}, +2048 bytes per K step; +rows*128 bytes per stage. A's
+// wgmma block is 64 rows, one MN-major atom: its LBO is never read, so only B's is compared.
+template <GmmaMajor Major>
+void check_gemm_ring() {
+  constexpr int kRows = 128, kStages = 3;
+  using Operand = kernels::GemmSm90Operand<__nv_bfloat16, Major, kRows, kStages>;
+  auto mma = kernels::gemm_sm90_tiled_mma<__nv_bfloat16, 128, 128, false, Major, Major>();
+  std::vector<Elem16> smem(std::size_t(Operand::Buffer::elements));
+  auto ring = make_tensor(make_smem_ptr(smem.data()), typename Operand::Ring{});
+  const unsigned base = 0x4000;
+  auto check = [&](auto const& desc, unsigned rows0, bool lbo_read, int t) {
+    ASSERT_EQ(int(size(desc)), 4 * kStages);
+    for (int s = 0; s < kStages; ++s)
+      for (int k = 0; k < 4; ++k) {
+        const unsigned stage = base + unsigned(s) * kRows * 128;
+        const GmmaDescriptor want = Major == GmmaMajor::K
+                                        ? GmmaDescriptor{stage + rows0 * 128 + 32u * unsigned(k), 16, 1024, 0, kSw128}
+                                        : GmmaDescriptor{stage + rows0 * 128 + 2048u * unsigned(k), 8192, 1024, 0, kSw128};
+        GmmaDescriptor got = GmmaDescriptor::decode(desc(0, 0, k, s));
+        if (!lbo_read) got.leading_byte_offset = want.leading_byte_offset;
+        EXPECT_EQ(got.encode(), want.encode()) << "thread " << t << " stage " << s << " k " << k;
+      }
+  };
+  for (int t : {0, 77, 128, 255}) {  // A: each warpgroup its 64 rows (0..63, 64..127); B: all 128
+    check(detail::gmma_descriptor_fragment<Major>(base, mma.get_slice(t).partition_A(ring)), unsigned(t / 128) * 64,
+          Major == GmmaMajor::K, t);
+    check(detail::gmma_descriptor_fragment<Major>(base, mma.get_slice(t).partition_B(ring)), 0, true, t);
+  }
+}
+TEST(WgmmaEmulation, GemmRingDescriptorsKMajor) { check_gemm_ring<GmmaMajor::K>(); }
+TEST(WgmmaEmulation, GemmRingDescriptorsMNMajor) { check_gemm_ring<GmmaMajor::MN>(); }

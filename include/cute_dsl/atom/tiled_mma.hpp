@@ -41,16 +41,30 @@ CUTE_DSL_HOST_DEVICE constexpr auto permuted_mode(L const& l, P const& p) {
   else return logical_divide(layout<I>(l), p);
 }
 
-// Steps 1-4 of the header comment on a plain layout: ((ThrV, (Thr0, Thr1)), (FrgV, Rest0, Rest1)).
+// Steps 1-4 of the header comment on a plain layout: ((ThrV, (Thr0, Thr1)), (FrgV, Rest0, Rest1,
+// Extra...)). Modes past the first two (e.g. the PIPE mode of a shared-memory ring, or a batch)
+// are not cut: they follow Rest1 in every thread's share.
 template <int Atom0, int Atom1, int Thr0, int Thr1, class AtomTV, class P0, class P1, class S, class D>
 CUTE_DSL_HOST_DEVICE constexpr auto thrfrg(Layout<S, D> const& l, P0 const& p0, P1 const& p1) {
-  static_assert(rank_v<S> == 2, "TiledMMA partition: the operand must have two modes ((M,K), (N,K) or (M,N))");
+  static_assert(rank_v<S> >= 2, "TiledMMA partition: the operand must have at least two modes ((M,K), (N,K) or (M,N), then any others)");
   auto permuted = make_layout(permuted_mode<0>(l, p0), permuted_mode<1>(l, p1));
   auto by_atom = zipped_divide(permuted, make_tile(Int<Atom0>{}, Int<Atom1>{}));   // ((A0,A1),(R0,R1))
   auto tv = composition(layout<0>(by_atom), AtomTV{});                            // (ThrV, FrgV)
   auto by_thr = zipped_divide(layout<1>(by_atom), make_tile(Int<Thr0>{}, Int<Thr1>{}));  // ((T0,T1),(R0',R1'))
-  return make_layout(make_layout(layout<0>(tv), layout<0>(by_thr)),
-                     make_layout(layout<1>(tv), layout<1, 0>(by_thr), layout<1, 1>(by_thr)));
+  auto values = make_layout(layout<1>(tv), layout<1, 0>(by_thr), layout<1, 1>(by_thr));
+  if constexpr (rank_v<S> == 2) return make_layout(make_layout(layout<0>(tv), layout<0>(by_thr)), values);
+  else return make_layout(make_layout(layout<0>(tv), layout<0>(by_thr)), append_modes(values, take<2, int(rank_v<S>)>(l)));
+}
+
+// The modes of `extra` appended to the modes of `l`.
+template <class L, class E>
+CUTE_DSL_HOST_DEVICE constexpr auto append_modes(L const& l, E const& extra) {
+  return append_modes_impl(l, extra, make_index_sequence<rank_v<typename L::shape_type>>{},
+                           make_index_sequence<rank_v<typename E::shape_type>>{});
+}
+template <class L, class E, unsigned long... Is, unsigned long... Js>
+CUTE_DSL_HOST_DEVICE constexpr auto append_modes_impl(L const& l, E const& extra, index_sequence<Is...>, index_sequence<Js...>) {
+  return make_layout(layout<int(Is)>(l)..., layout<int(Js)>(extra)...);
 }
 
 // A thread's share of a thrfrg result: the value modes at the thread's coordinate, as a tensor
@@ -69,23 +83,37 @@ CUTE_DSL_HOST_DEVICE constexpr auto thread_share(It const& it, ComposedLayout<A,
 template <class T> CUTE_DSL_HOST_DEVICE constexpr auto raw_pointer(T* p) { return p; }
 template <class S, class T> CUTE_DSL_HOST_DEVICE constexpr auto raw_pointer(tagged_ptr<S, T> const& p) { return p.get(); }
 
-// The descriptors of a partitioned shared-memory operand (V, Rest0, Rest1) whose element 0 (the
-// tensor's iterator) sits at shared-memory byte address `base`: a (1, Rest0, Rest1) tensor, one
-// descriptor per block, each block's origin (the composed layout's offset, unswizzled: the
-// hardware swizzles the full address) added to the start address.
+// The descriptors of a partitioned shared-memory operand (V, Rest0, Rest1, Extra...) whose element
+// 0 (the tensor's iterator) sits at shared-memory byte address `base`: a (1, Rest0, Rest1,
+// Extra...) tensor over a GmmaDescriptorIterator. Its origin is the descriptor of the V block
+// (the atom's whole (MN, 16) block at the composed layout's offset); its strides are the
+// operand's strides in 16-byte units, unswizzled: the hardware swizzles the full address, so a
+// block's descriptor is the origin's with the block's plain offset added to the start address.
+template <int ElemBytes, class Stride>
+CUTE_DSL_HOST_DEVICE constexpr auto stride_in_16_bytes(Stride const& s) {
+  return transform_leaf(s, [](auto d) {
+    static_assert(is_static_v<decltype(d)>, "partition_fragment_A/B (wgmma): the shared operand's layout must be static");
+    static_assert(decltype(d)::value * ElemBytes % 16 == 0,
+                  "partition_fragment_A/B (wgmma): every block must start on a 16-byte boundary (the descriptor's address unit)");
+    return Int<decltype(d)::value * ElemBytes / 16>{};
+  });
+}
 template <GmmaMajor Major, class T>
 CUTE_DSL_HOST_DEVICE constexpr auto gmma_descriptor_fragment(unsigned base, T const& part) {
-  constexpr int r0 = int(decltype(size<1>(part))::value), r1 = int(decltype(size<2>(part))::value);
   using Elem = typename remove_cvref_t<T>::value_type;
-  auto desc = make_tensor<unsigned long long>(make_layout(make_shape(Int<1>{}, Int<r0>{}, Int<r1>{})));
   auto l = part.layout();
-  for (int i = 0; i < r0; ++i)
-    for (int j = 0; j < r1; ++j) {
-      auto block = make_composed_layout(l.layout_a(), l.offset() + layout<1>(l.layout_b())(i) + layout<2>(l.layout_b())(j),
-                                        layout<0>(l.layout_b()));
-      desc(0, i, j) = make_gmma_desc<Major, Elem>(base, block);
-    }
-  return desc;
+  auto plain = [&] {
+    if constexpr (requires { l.layout_b(); }) return l.layout_b();
+    else return l;
+  }();
+  auto block = [&] {  // the V mode at the origin, with the swizzle when there is one
+    if constexpr (requires { l.layout_b(); }) return make_composed_layout(l.layout_a(), l.offset(), layout<0>(plain));
+    else return layout<0>(plain);
+  }();
+  auto rest = take<1, int(rank_v<typename decltype(plain)::shape_type>)>(plain);
+  auto units = make_layout(rest.shape(), stride_in_16_bytes<int(sizeof(Elem))>(rest.stride()));
+  return make_tensor(GmmaDescriptorIterator{make_gmma_desc<Major, Elem>(base, block)},
+                     prepend(units, make_layout(Int<1>{}, Int<0>{})));
 }
 
 }  // namespace detail

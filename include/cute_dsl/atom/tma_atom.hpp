@@ -76,55 +76,144 @@ CUTE_DSL_HOST_DEVICE constexpr bool compact_col_major(index_sequence<Is...>) {
 }
 }  // namespace tma_detail
 
+// One mode of a TMA tile's shared layout: an extent, or (box extent, repetitions) when the tile
+// spans several boxes along that dimension (a 128-byte swizzle row holds 64 16-bit elements, so
+// an MN-major 128 x 64 tile is two 64 x 64 boxes).
+struct TmaModeInfo {
+  long box, box_stride, reps, reps_stride;
+};
+namespace tma_detail {
+template <class S, class D>
+CUTE_DSL_HOST_DEVICE constexpr TmaModeInfo mode_info() {
+  if constexpr (is_tuple_v<S>) {
+    static_assert(tuple_size_v<S> == 2 && depth_v<S> == 1,
+                  "TMA atom: a mode of the shared layout is an extent or (box extent, repetitions)");
+    return {long(remove_cvref_t<decltype(get<0>(S{}))>::value), long(remove_cvref_t<decltype(get<0>(D{}))>::value),
+            long(remove_cvref_t<decltype(get<1>(S{}))>::value), long(remove_cvref_t<decltype(get<1>(D{}))>::value)};
+  } else {
+    return {long(S::value), long(D::value), 1, 0};
+  }
+}
+template <int Rank>
+struct TmaModes {
+  TmaModeInfo m[Rank];
+};
+template <class Shape, class Stride, unsigned long... Is>
+CUTE_DSL_HOST_DEVICE constexpr TmaModes<sizeof...(Is)> modes_of(index_sequence<Is...>) {
+  return {{mode_info<remove_cvref_t<decltype(get<Is>(Shape{}))>, remove_cvref_t<decltype(get<Is>(Stride{}))>>()...}};
+}
+}  // namespace tma_detail
+
 // The box and slice arithmetic of a TMA atom (host and device, all constexpr).
+//
+// The tile's shared layout has one mode per tensor-map dimension (dimension 0 contiguous). The
+// BOX is the first extent of every mode and must be compact column-major (TMA writes a box
+// densely). At most one mode may repeat the box, (box, reps):(stride, box_elements): the boxes
+// follow each other in shared memory and step by the box extent in the global tensor.
+// Multicast: the Mcast CTAs that share a tile each load 1/Mcast of it and multicast it to all:
+// whole boxes when the tile repeats its box (reps % Mcast == 0), else a slice of the last mode
+// of extent > 1.
 template <class SmemLayout, int Mcast>
 struct TmaBoxMath {
   using Plain = decltype(tma_detail::plain_layout(SmemLayout{}));
   using Shape = typename Plain::shape_type;
   using Stride = typename Plain::stride_type;
-  static_assert(is_static_v<SmemLayout> && is_tuple_v<Shape> && depth_v<Shape> <= 1,
-                "TMA atom: the shared layout must be static with single-integer modes, e.g. (64,128):(1,64)");
+  static_assert(is_static_v<SmemLayout> && is_tuple_v<Shape> && depth_v<Shape> <= 2,
+                "TMA atom: the shared layout must be static, each mode an extent or (box extent, repetitions)");
   static constexpr int rank = int(rank_v<Shape>);
   static_assert(rank >= 1 && rank <= 5, "TMA atom: a tensor map has 1 to 5 dimensions");
-  static_assert(tma_detail::compact_col_major<rank, Shape, Stride>(tuple_seq<Shape>{}),
-                "TMA atom: the shared layout must be compact column-major (dimension 0 stride 1): TMA writes a box densely");
-  // The tile's extents (a function, not a static member: device code may not read host statics).
-  CUTE_DSL_HOST_DEVICE static constexpr TmaBox<rank> tile() { return tma_detail::static_extents<Shape>(tuple_seq<Shape>{}); }
-  static constexpr int last_extent = tile().crd[rank - 1];
-  static_assert(Mcast >= 1 && Mcast <= 16 && last_extent % Mcast == 0,
-                "TMA atom: the multicast size (1 to 16) must divide the shared layout's last mode");
+  // A function, not a static member: device code may not read host statics.
+  CUTE_DSL_HOST_DEVICE static constexpr tma_detail::TmaModes<rank> modes() { return tma_detail::modes_of<Shape, Stride>(tuple_seq<Shape>{}); }
 
-  // Per-CTA box extents: the tile with its last mode split among the multicast CTAs.
-  CUTE_DSL_HOST_DEVICE static constexpr TmaBox<rank> box_extents() {
-    TmaBox<rank> b = tile();
-    b.crd[rank - 1] /= Mcast;
+  // The repeated mode (-1: none) and its repetitions.
+  CUTE_DSL_HOST_DEVICE static constexpr int find_rep_mode() {
+    int d = -1;
+    for (int i = 0; i < rank; ++i)
+      if (modes().m[i].reps > 1) d = d == -1 ? i : -2;
+    return d;
+  }
+  static constexpr int rep_mode = find_rep_mode();
+  static_assert(rep_mode >= -1, "TMA atom: at most one mode of the shared layout may repeat the box");
+  static constexpr long reps = rep_mode < 0 ? 1 : modes().m[rep_mode < 0 ? 0 : rep_mode].reps;
+
+  CUTE_DSL_HOST_DEVICE static constexpr bool box_is_compact() {
+    long expect = 1;
+    for (int i = 0; i < rank; ++i) {
+      if (modes().m[i].box != 1 && modes().m[i].box_stride != expect) return false;
+      expect *= modes().m[i].box;
+    }
+    return true;
+  }
+  static_assert(box_is_compact(),
+                "TMA atom: the shared layout's box must be compact column-major (dimension 0 stride 1): TMA writes a box densely");
+  CUTE_DSL_HOST_DEVICE static constexpr long full_box_elements() {
+    long n = 1;
+    for (int i = 0; i < rank; ++i) n *= modes().m[i].box;
+    return n;
+  }
+  static_assert(rep_mode < 0 || modes().m[rep_mode < 0 ? 0 : rep_mode].reps_stride == full_box_elements(),
+                "TMA atom: repeated boxes must follow each other in shared memory (repetition stride = box elements)");
+
+  // The tile's extents (a function, not a static member: device code may not read host statics).
+  CUTE_DSL_HOST_DEVICE static constexpr TmaBox<rank> tile() {
+    TmaBox<rank> b{};
+    for (int i = 0; i < rank; ++i) b.crd[i] = int(modes().m[i].box * modes().m[i].reps);
     return b;
   }
-  static constexpr long tile_elements = long(size(Plain{}));
-  static constexpr long box_elements = tile_elements / Mcast;
-  // Where slice `r` (0 <= r < Mcast) starts: element offset in shared memory and in the last mode.
-  CUTE_DSL_HOST_DEVICE static constexpr long slice_smem_offset(int r) { return r * box_elements; }
-  CUTE_DSL_HOST_DEVICE static constexpr int slice_last_mode_offset(int r) { return r * (last_extent / Mcast); }
-  static_assert(Mcast == 1 || box_elements % tma_detail::swizzle_period<decltype(tma_detail::swizzle_of(SmemLayout{}))>::value == 0,
-                "TMA atom: each multicast slice must start at a multiple of the swizzle period (the swizzle is by address)");
+  // The mode a multicast slices when the tile does not repeat its box: the last one of extent > 1
+  // (trailing extent-1 modes, e.g. a batch, cannot be sliced).
+  CUTE_DSL_HOST_DEVICE static constexpr int find_slice_mode() {
+    int d = rank - 1;
+    while (d > 0 && modes().m[d].box == 1) --d;
+    return d;
+  }
+  static constexpr int slice_mode = find_slice_mode();
+  static constexpr int last_extent = int(modes().m[slice_mode].box);
+  static_assert(Mcast >= 1 && Mcast <= 16, "TMA atom: the multicast size is 1 to 16");
+  static_assert(reps > 1 ? reps % Mcast == 0 : last_extent % Mcast == 0,
+                "TMA atom: the multicast size must divide the box repetitions, or else the shared layout's last mode");
+  // Boxes each CTA issues, and how a CTA's share is cut: whole boxes, or a slice of the last mode.
+  static constexpr int boxes_per_cta = int(reps > 1 ? reps / Mcast : 1);
+  static constexpr bool slices_last_mode = reps == 1 && Mcast > 1;
 
-  // The layout of one CTA's box in shared memory: the tile's swizzle over the compact box.
+  // Per-CTA box extents (what the tensor map's box is).
+  CUTE_DSL_HOST_DEVICE static constexpr TmaBox<rank> box_extents() {
+    TmaBox<rank> b{};
+    for (int i = 0; i < rank; ++i) b.crd[i] = int(modes().m[i].box);
+    if (slices_last_mode) b.crd[slice_mode] /= Mcast;
+    return b;
+  }
+  static constexpr long tile_elements = full_box_elements() * reps;
+  static constexpr long box_elements = slices_last_mode ? full_box_elements() / Mcast : full_box_elements();
+  // Where CTA `r`'s share (0 <= r < Mcast) starts: element offset in shared memory, and the
+  // coordinate step in the repeated (or last) mode.
+  CUTE_DSL_HOST_DEVICE static constexpr long slice_smem_offset(int r) { return r * boxes_per_cta * box_elements; }
+  CUTE_DSL_HOST_DEVICE static constexpr int step_mode() { return rep_mode >= 0 ? rep_mode : slice_mode; }
+  CUTE_DSL_HOST_DEVICE static constexpr int slice_last_mode_offset(int r) {
+    return slices_last_mode ? r * (last_extent / Mcast) : r * boxes_per_cta * int(modes().m[step_mode()].box);
+  }
+  // Box i (0 <= i < boxes_per_cta) of a CTA's share: smem and coordinate offsets from the share's first.
+  CUTE_DSL_HOST_DEVICE static constexpr long box_smem_offset(int i) { return i * box_elements; }
+  CUTE_DSL_HOST_DEVICE static constexpr int box_coord_offset(int i) { return i * int(modes().m[step_mode()].box); }
+  static_assert((Mcast == 1 && reps == 1) ||
+                    box_elements % tma_detail::swizzle_period<decltype(tma_detail::swizzle_of(SmemLayout{}))>::value == 0,
+                "TMA atom: each box and multicast slice must start at a multiple of the swizzle period (the swizzle is by address)");
+
+  // The layout of one box in shared memory: the tile's swizzle over the compact box.
   CUTE_DSL_HOST_DEVICE static constexpr auto box_layout() {
-    auto shape = replace_last(Shape{}, tuple_seq<Shape>{});
-    auto plain = make_layout(shape);
+    auto plain = make_layout(box_shape(tuple_seq<Shape>{}));
     if constexpr (requires(SmemLayout const& x) { x.layout_a(); }) return composition(SmemLayout{}.layout_a(), plain);
     else return plain;
   }
 
  private:
   template <unsigned long... Is>
-  CUTE_DSL_HOST_DEVICE static constexpr auto replace_last(Shape const& s, index_sequence<Is...>) {
-    return make_shape(last_divided<Is>(get<Is>(s))...);
+  CUTE_DSL_HOST_DEVICE static constexpr auto box_shape(index_sequence<Is...>) {
+    return make_shape(Int<box_extent<Is>()>{}...);
   }
-  template <unsigned long I, class E>
-  CUTE_DSL_HOST_DEVICE static constexpr auto last_divided(E e) {
-    if constexpr (I + 1 == unsigned(rank)) return Int<E::value / Mcast>{};
-    else return e;
+  template <unsigned long I>
+  CUTE_DSL_HOST_DEVICE static constexpr long box_extent() {
+    return (slices_last_mode && int(I) == slice_mode) ? modes().m[I].box / Mcast : modes().m[I].box;
   }
 };
 
@@ -133,20 +222,28 @@ template <class Math, bool Load>
 struct TmaSlice {
   int rank_in_mcast;
 
-  // The box of a global tile, given as its coordinate tensor (a tile of make_identity_tensor).
+  // The first box of this CTA's share of a global tile, given as its coordinate tensor (a tile of
+  // make_identity_tensor) ...
   template <class CoordTile>
   CUTE_DSL_HOST_DEVICE constexpr TmaBox<Math::rank> partition_gmem(CoordTile const& ctile) const {
     auto origin = ctile(0);
-    TmaBox<Math::rank> b = origin_of(origin, tuple_seq<remove_cvref_t<decltype(origin)>>{});
-    b.crd[Math::rank - 1] += Math::slice_last_mode_offset(rank_in_mcast);
+    return partition_gmem(origin_of(origin, tuple_seq<remove_cvref_t<decltype(origin)>>{}));
+  }
+  // ... or as the coordinates of its first element. This form does no layout arithmetic on the
+  // global tensor's run-time extents, hence no run-time checks (their printf makes ptxas
+  // serialize the wgmma of a kernel that also multiplies).
+  CUTE_DSL_HOST_DEVICE constexpr TmaBox<Math::rank> partition_gmem(TmaBox<Math::rank> b) const {
+    constexpr int d = Math::step_mode();
+    b.crd[d] += Math::slice_last_mode_offset(rank_in_mcast);
     return b;
   }
-  // This CTA's box within the shared tile `s` (laid out as the atom's shared layout).
+  // This CTA's first box within the shared tile `s` (laid out as the atom's shared layout). The
+  // share's offset is a plain element offset: it is a multiple of the swizzle period.
   template <class STensor>
   CUTE_DSL_HOST_DEVICE constexpr auto partition_smem(STensor&& s) const {
     static_assert(decltype(size(s.layout()))::value == Math::tile_elements,
                   "TMA atom: the shared tensor must be one whole tile of the atom's shared layout");
-    auto* first = &s(Math::slice_smem_offset(rank_in_mcast));
+    auto* first = &s(0) + Math::slice_smem_offset(rank_in_mcast);
     return make_tensor(make_smem_ptr(first), Math::box_layout());
   }
   template <class S> CUTE_DSL_HOST_DEVICE constexpr auto partition_S(S&& src) const {
@@ -167,7 +264,7 @@ struct TmaSlice {
 };
 
 // A load bound to its barrier (and multicast mask): what copy() issues.
-template <int Rank, bool Multicast>
+template <class Math, bool Multicast>
 struct TmaLoadCall {
   TmaDescriptor const* desc;
   unsigned mbar;  // shared address of the mbarrier
@@ -193,14 +290,14 @@ struct TmaLoadAtom {
   // Bind the load to `bar` (a __shared__ mbarrier armed with transaction_bytes) and, with
   // multicast, the mask of CTAs that receive this CTA's slice.
   template <class Bar>
-  CUTE_DSL_DEVICE TmaLoadCall<Math::rank, (Mcast > 1)> with(Bar& bar, unsigned short mcast_mask) const {
+  CUTE_DSL_DEVICE TmaLoadCall<Math, (Mcast > 1)> with(Bar& bar, unsigned short mcast_mask) const {
     static_assert(sizeof(Bar) == 8, "TMA atom: the barrier is a 64-bit mbarrier in shared memory");
     return {&desc, smem_address(&bar), mcast_mask};
   }
   // Without multicast the mask is unused. With multicast it is required: an empty mask delivers
   // the slice nowhere and every CTA's barrier waits forever.
   template <class Bar>
-  CUTE_DSL_DEVICE TmaLoadCall<Math::rank, (Mcast > 1)> with(Bar& bar) const {
+  CUTE_DSL_DEVICE TmaLoadCall<Math, (Mcast > 1)> with(Bar& bar) const {
     static_assert(Mcast == 1 || sizeof(Bar) == 0,
                   "TMA atom with multicast: pass the mask of receiving CTAs, with(bar, mcast_mask)");
     return with(bar, 0);
@@ -222,8 +319,9 @@ struct TmaStoreAtom {
 
 #if defined(__CUDACC__) || defined(__CUDACC_RTC__)
 namespace tma_detail {
-template <bool Multicast, int R, class T, unsigned long... Is>
-CUTE_DSL_DEVICE void issue_load(TmaLoadCall<R, Multicast> const& call, TmaBox<R> const& box, T* dst, index_sequence<Is...>) {
+template <bool Multicast, class Math, class T, unsigned long... Is>
+CUTE_DSL_DEVICE void issue_load(TmaLoadCall<Math, Multicast> const& call, TmaBox<Math::rank> const& box, T* dst,
+                                index_sequence<Is...>) {
   if constexpr (Multicast) SM90_TMA_LOAD_MULTICAST::copy(call.desc, call.mbar, call.mask, dst, box.crd[Is]...);
   else SM90_TMA_LOAD::copy(call.desc, call.mbar, dst, box.crd[Is]...);
 }
@@ -233,10 +331,20 @@ CUTE_DSL_DEVICE void issue_store(TmaDescriptor const* desc, T const* src, TmaBox
 }
 }  // namespace tma_detail
 
-// One TMA load of `box` into the shared box tensor `dst` (from partition_D). One thread issues it.
-template <int R, bool Multicast, class DE, class DL>
-CUTE_DSL_DEVICE void copy(TmaLoadCall<R, Multicast> const& call, TmaBox<R> const& box, Tensor<DE, DL> const& dst) {
-  tma_detail::issue_load(call, box, &dst(0), make_index_sequence<R>{});
+// The TMA loads of this CTA's share of a tile: its first box at `box` into the shared tensor `dst`
+// (both from the atom's slice: partition_S / partition_D), then the share's other boxes, each one
+// box further in shared memory and one box extent further along the repeated mode. One thread
+// issues them.
+template <class Math, bool Multicast, class DE, class DL>
+CUTE_DSL_DEVICE void copy(TmaLoadCall<Math, Multicast> const& call, TmaBox<Math::rank> const& box, Tensor<DE, DL> const& dst) {
+  auto* first = &dst(0);
+  CUTE_DSL_UNROLL
+  for (int i = 0; i < Math::boxes_per_cta; ++i) {
+    constexpr int d = Math::step_mode();
+    TmaBox<Math::rank> b = box;
+    b.crd[d] += Math::box_coord_offset(i);
+    tma_detail::issue_load(call, b, first + Math::box_smem_offset(i), make_index_sequence<Math::rank>{});
+  }
 }
 // One TMA store of the shared box tensor `src` (from partition_S) to `box`. One thread issues it.
 template <class T, class SL, class SE, class SLayout, int R>

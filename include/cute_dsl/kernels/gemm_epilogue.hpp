@@ -3,11 +3,8 @@
 // shared-memory block that turns the accumulator layout into full 128-byte row segments -- with
 // every row and column checked against M and N (any M, N: the last tiles are partial).
 //
-// Accumulator layout of wgmma m64nNk16 (PTX ISA, "Matrix fragments for wgmma .m64nNk16", f32 D):
-// thread t of the warpgroup (warp w = t / 32, lane l = t % 32) holds N/2 floats; float
-// 4*j + 2*i + c is element (row, col) of the 64 x N tile with
-//     row = 16*w + l/4 + 8*i,   col = 8*j + 2*(l%4) + c,     i, c in {0, 1}, j in [0, N/8).
-// So each thread owns pairs of adjacent columns, stored here as one 2-element access.
+// Each thread owns pairs of adjacent columns of the wgmma accumulator (atom/traits/
+// mma_traits_sm90.hpp), stored here as one 2-element access.
 //
 // Element types: float, and __nv_bfloat16 / __half when the including file includes
 // <cuda_bf16.h> / <cuda_fp16.h> (the JIT does for bf16/f16 arguments): conversions are their
@@ -15,6 +12,7 @@
 #pragma once
 
 #include "cute_dsl/config.hpp"
+#include "cute_dsl/container/tuple.hpp"
 
 namespace cute_dsl::kernels {
 
@@ -37,30 +35,51 @@ struct alignas(2 * sizeof(TD)) GemmOutputPair {
   TD x, y;
 };
 
-// Stores column groups [j_begin, j_end) (8 columns each) of one warpgroup's 64 x N accumulator
-// tile whose top-left element is D(row0, col0) of batch `batch`, straight from the registers.
-// `t` is the thread's index in its warpgroup (0..127).
-template <class TD, int N>
-CUTE_DSL_DEVICE void gemm_store_accumulator_columns(const float (&acc)[N / 2], const GemmEpilogueParams<TD>& p, int row0,
-                                                    int col0, int batch, int t, int j_begin, int j_end) {
+// Which (row, column) of the tile each accumulator register holds comes from the TiledMMA: the
+// caller partitions an identity tensor of the tile exactly like the accumulators
+// (thr_mma.partition_C(make_identity_tensor(tile))) and passes both. Fragment element
+// 4*j + 2*i + c is one wgmma atom's value (c, i, j) of CLayout (mma_traits_sm90.hpp): c selects
+// the column of a pair, i the row half, j the 8-column group; the loops below walk that order so
+// that each pair is one 2-element store, and read coordinates only from `crd`.
+
+// The (row, column) of fragment value v: the thread's origin crd(0) (run time) plus value v's own
+// offset in the identity tensor, decoded alone (a constant once the loops unroll). Identity
+// strides are disjoint bit fields and both parts lie inside the tile, so they never carry into
+// each other; decoding the sum at run time instead would cost a shift and a mask per value and
+// keep every coordinate live (register spills at 256 columns).
+template <class Crd>
+CUTE_DSL_DEVICE int gemm_value_row(Crd const& crd, int v) {
+  using It = remove_cvref_t<decltype(crd.data())>;
+  return int(get<0>(crd(0))) + int(get<0>(*It{static_cast<long long>(crd.layout()(v))}));
+}
+template <class Crd>
+CUTE_DSL_DEVICE int gemm_value_col(Crd const& crd, int v) {
+  using It = remove_cvref_t<decltype(crd.data())>;
+  return int(get<1>(crd(0))) + int(get<1>(*It{static_cast<long long>(crd.layout()(v))}));
+}
+
+// Stores column groups [j_begin, j_end) (8 columns each) of the accumulator block `acc` (one
+// wgmma atom's values, N/2 floats) whose coordinates in the tile are `crd`, the tile's top-left
+// element being D(row0, col0) of batch `batch`, straight from the registers.
+template <class TD, int N, class Acc, class Crd>
+CUTE_DSL_DEVICE void gemm_store_accumulator_columns(Acc const& acc, Crd const& crd, const GemmEpilogueParams<TD>& p, int row0,
+                                                    int col0, int batch, int j_begin, int j_end) {
   TD* d = p.d + batch * p.batch_stride_d;
   const bool read_c = p.beta != 0.f;
   const TD* c = read_c ? p.c + batch * p.batch_stride_c : nullptr;  // C may be null when beta == 0
   // Pairs may be stored as one access when every pair starts on a 2-element boundary.
   const bool pairs = (p.ldd % 2 == 0) && (p.batch_stride_d % 2 == 0) &&
                      (reinterpret_cast<unsigned long long>(p.d) % sizeof(GemmOutputPair<TD>) == 0);
-  const int warp = t / 32, lane = t % 32;
 #pragma unroll
   for (int i = 0; i < 2; ++i) {
-    const int row = row0 + 16 * warp + lane / 4 + 8 * i;
-    if (row >= p.m) continue;
 #pragma unroll
     for (int j = 0; j < N / 8; ++j) {
       if (j < j_begin || j >= j_end) continue;
-      const int col = col0 + 8 * j + 2 * (lane % 4);
-      if (col >= p.n) continue;
-      float v0 = p.alpha * acc[4 * j + 2 * i];
-      float v1 = p.alpha * acc[4 * j + 2 * i + 1];
+      const int v = 4 * j + 2 * i;
+      const int row = row0 + gemm_value_row(crd, v), col = col0 + gemm_value_col(crd, v);
+      if (row >= p.m || col >= p.n) continue;
+      float v0 = p.alpha * acc(v);
+      float v1 = p.alpha * acc(v + 1);
       const bool second = col + 1 < p.n;
       if (read_c) {
         v0 += p.beta * static_cast<float>(c[row * p.ldc + col]);
@@ -77,17 +96,17 @@ CUTE_DSL_DEVICE void gemm_store_accumulator_columns(const float (&acc)[N / 2], c
   }
 }
 
-// The whole 64 x N tile that way.
-template <class TD, int N>
-CUTE_DSL_DEVICE void gemm_store_accumulators(const float (&acc)[N / 2], const GemmEpilogueParams<TD>& p, int row0,
-                                             int col0, int batch, int t) {
-  gemm_store_accumulator_columns<TD, N>(acc, p, row0, col0, batch, t, 0, N / 8);
+// The whole block that way.
+template <class TD, int N, class Acc, class Crd>
+CUTE_DSL_DEVICE void gemm_store_accumulators(Acc const& acc, Crd const& crd, const GemmEpilogueParams<TD>& p, int row0,
+                                             int col0, int batch) {
+  gemm_store_accumulator_columns<TD, N>(acc, crd, p, row0, col0, batch, 0, N / 8);
 }
 
 // Shared memory each warp needs for gemm_store_accumulators_staged: a 16 x 64 block of 16-bit D.
 inline constexpr int kGemmEpilogueStageBytesPerWarp = 16 * 64 * 2;
 
-// The same for 16-bit D, coalesced: each warp writes its 16 rows x 64 columns of the tile into
+// The same for 16-bit D, coalesced: each warp writes its 16 rows x 64 columns of the block into
 // its own shared-memory block `stage` (kGemmEpilogueStageBytesPerWarp bytes, 16-byte aligned),
 // then reads back whole 16-byte pieces of rows and stores 4 full 128-byte row segments per
 // instruction -- instead of 8 segments of 16 bytes (pairs of columns of 8 rows) straight from
@@ -95,30 +114,29 @@ inline constexpr int kGemmEpilogueStageBytesPerWarp = 16 * 64 * 2;
 // (mod 8) so that neither the pair writes (8 rows, same columns) nor the 16-byte reads hit the
 // same bank twice. Blocks that reach past M or N, beta != 0 (C is read), or a D whose rows are
 // not 16-byte aligned take the direct path.
-template <class TD, int N>
-CUTE_DSL_DEVICE void gemm_store_accumulators_staged(const float (&acc)[N / 2], const GemmEpilogueParams<TD>& p, int row0,
-                                                    int col0, int batch, int t, unsigned char* stage) {
+template <class TD, int N, class Acc, class Crd>
+CUTE_DSL_DEVICE void gemm_store_accumulators_staged(Acc const& acc, Crd const& crd, const GemmEpilogueParams<TD>& p, int row0,
+                                                    int col0, int batch, int lane, unsigned char* stage) {
   static_assert(sizeof(TD) == 2, "gemm_store_accumulators_staged: 16-bit D only (64 columns = one 128-byte row)");
-  const int warp = t / 32, lane = t % 32;
-  const int wrow = row0 + 16 * warp;  // this warp's first row
+  const int wrow = row0 + int(get<0>(crd(0))) / 16 * 16;  // this warp's first row: warps own 16-row bands
   const bool vectors = p.beta == 0.f && p.ldd % 8 == 0 && p.batch_stride_d % 8 == 0 &&
                        reinterpret_cast<unsigned long long>(p.d) % 16 == 0 && wrow + 16 <= p.m;
   TD* d = p.d + batch * p.batch_stride_d;
 #pragma unroll
   for (int b = 0; b < N / 64; ++b) {  // 64-column blocks: 8 groups of 8 columns
-    const int bcol = col0 + 64 * b;
+    const int bcol = col0 + gemm_value_col(crd, 4 * 8 * b) / 64 * 64;  // the block's first column in the tile
     if (!vectors || bcol + 64 > p.n) {
-      gemm_store_accumulator_columns<TD, N>(acc, p, row0, col0, batch, t, 8 * b, 8 * b + 8);
+      gemm_store_accumulator_columns<TD, N>(acc, crd, p, row0, col0, batch, 8 * b, 8 * b + 8);
       continue;
     }
 #pragma unroll
     for (int i = 0; i < 2; ++i) {
-      const int r = lane / 4 + 8 * i;  // row in the warp's block
 #pragma unroll
       for (int j = 0; j < 8; ++j) {
-        const int jj = 8 * b + j;
-        const GemmOutputPair<TD> v{TD(p.alpha * acc[4 * jj + 2 * i]), TD(p.alpha * acc[4 * jj + 2 * i + 1])};
-        *reinterpret_cast<GemmOutputPair<TD>*>(stage + r * 128 + ((j ^ (r % 8)) * 16) + 4 * (lane % 4)) = v;
+        const int v = 4 * (8 * b + j) + 2 * i;
+        const int r = gemm_value_row(crd, v) % 16, cc = gemm_value_col(crd, v) % 64;  // place in the warp's 16 x 64 block
+        const GemmOutputPair<TD> pair{TD(p.alpha * acc(v)), TD(p.alpha * acc(v + 1))};
+        *reinterpret_cast<GemmOutputPair<TD>*>(stage + r * 128 + (((cc / 8) ^ (r % 8)) * 16) + 2 * (cc % 8)) = pair;
       }
     }
     __syncwarp();
@@ -130,7 +148,7 @@ CUTE_DSL_DEVICE void gemm_store_accumulators_staged(const float (&acc)[N / 2], c
     }
     __syncwarp();  // the next block overwrites the stage
   }
-  if constexpr (N % 64 != 0) gemm_store_accumulator_columns<TD, N>(acc, p, row0, col0, batch, t, 8 * (N / 64), N / 8);
+  if constexpr (N % 64 != 0) gemm_store_accumulator_columns<TD, N>(acc, crd, p, row0, col0, batch, 8 * (N / 64), N / 8);
 }
 
 #endif  // __CUDACC__ || __CUDACC_RTC__

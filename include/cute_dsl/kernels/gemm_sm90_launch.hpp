@@ -24,6 +24,7 @@
 #include <string>
 
 #include "cute_dsl/arch/sm90/tma_descriptor.hpp"
+#include "cute_dsl/atom/make_tma_atom.hpp"
 #include "cute_dsl/kernels/gemm_operand_map.hpp"
 #include "cute_dsl/kernels/gemm_sm90.hpp"
 
@@ -128,31 +129,36 @@ constexpr int kCachedDevices = 64;
 inline bool device_is_cached(int device) { return device >= 0 && device < kCachedDevices; }
 
 
-// An operand (rows x K, L batches) as the tensor map the kernel's loads expect
+// An operand (rows x K, L batches) as the tensor map the kernel's TMA atoms expect
 // (kernels/gemm_operand_map.hpp, shared with the JIT launcher).
 template <class TA>
-GemmTensorMap gemm_operand_map(const TA* p, GmmaMajor major, int rows, int k, int l, long long ld, long long batch_stride,
+TmaDescriptor gemm_operand_map(const TA* p, GmmaMajor major, int rows, int k, int l, long long ld, long long batch_stride,
                                int box_rows) {
   static tma::EncodeTiledFn encode = tma::encode_tiled_from_cudart();
   GemmOperandMapSpec spec;
   spec.data = p;
-  spec.bf16 = gemm_sm90_impl::is_bf16<TA>;
+  spec.bf16 = gmma_input_of<TA>::value == GmmaInput::bf16;
   spec.k_major = major == GmmaMajor::K;
   spec.rows = rows, spec.k = k, spec.l = l;
   spec.ld = ld, spec.batch_stride = batch_stride;
   spec.box_rows = box_rows;
-  const CUtensorMap map = make_gemm_operand_map(encode, spec);
-  GemmTensorMap out;
-  static_assert(sizeof(out) == sizeof(map), "GemmTensorMap must mirror CUtensorMap (128 bytes)");
-  __builtin_memcpy(&out, &map, sizeof(map));
-  return out;
+  return tma_detail::to_descriptor(make_gemm_operand_map(encode, spec));
+}
+
+// The kernel runs on sm_90 devices only (its other passes trap): refuse others before launching.
+inline cudaError_t gemm_sm90_check_device(int device) {
+  int major = 0, minor = 0;
+  cudaError_t err = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
+  if (err == cudaSuccess) err = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device);
+  if (err != cudaSuccess) return err;
+  return major == 9 && minor == 0 ? cudaSuccess : cudaErrorInvalidDeviceFunction;
 }
 
 template <class TA, class TD, GmmaMajor MajorA, GmmaMajor MajorB, int TileN, int Stages, int ClusterM, bool PingPong = false,
           int TileM = gemm_sm90_impl::kTileM>
 cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t stream) {
   auto* kernel = &gemm_sm90_kernel<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM>;
-  constexpr int kSmem = gemm_sm90_impl::shared_bytes<TileN, Stages, TileM>;
+  constexpr int kSmem = gemm_sm90_shared_bytes<TA, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM>;
   static std::atomic<bool> attr_set[kCachedDevices];  // the attribute is per device
   static std::atomic<int> max_clusters_by_device[kCachedDevices];  // 0: not computed yet
   int device = 0;
@@ -160,15 +166,16 @@ cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t st
   if (err != cudaSuccess) return err;
   const bool cached = device_is_cached(device);
   if (!cached || !attr_set[device].load(std::memory_order_acquire)) {
+    if ((err = gemm_sm90_check_device(device)) != cudaSuccess) return err;
     err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem);
     if (err != cudaSuccess) return err;
     if (cached) attr_set[device].store(true, std::memory_order_release);
   }
 
   const GemmShape& s = a.shape;
-  GemmSm90Params<TD> p;
-  p.tma_a = gemm_operand_map(a.a, MajorA, s.m, s.k, s.l, a.lda, a.batch_stride_a, TileM);
-  p.tma_b = gemm_operand_map(a.b, MajorB, s.n, s.k, s.l, a.ldb, a.batch_stride_b, TileN / ClusterM);
+  GemmSm90KernelParams<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM> p;
+  p.tma_a.desc = gemm_operand_map(a.a, MajorA, s.m, s.k, s.l, a.lda, a.batch_stride_a, TileM);
+  p.tma_b.desc = gemm_operand_map(a.b, MajorB, s.n, s.k, s.l, a.ldb, a.batch_stride_b, TileN / ClusterM);
   p.k = s.k;
   p.l = s.l;
   p.epilogue = {a.d, a.c, a.ldd, a.batch_stride_d, a.ldc, a.batch_stride_c, s.m, s.n, a.alpha, a.beta};

@@ -65,6 +65,26 @@ CUTE_DSL_HOST_DEVICE constexpr unsigned long long gmma_desc_advance(unsigned lon
   return desc + static_cast<unsigned long long>(static_cast<long long>(bytes >> 4));
 }
 
+// A tensor iterator over wgmma descriptors: one 64-bit descriptor (the block at the tensor's
+// origin) plus an offset in 16-byte units, which moves only the start-address field (as
+// gmma_desc_advance). TiledMMA's partition_fragment_A/B of a shared-memory operand is a tensor
+// of these whose layout is the operand's layout in 16-byte units, so tCrA(_, m, k, stage) costs
+// one 64-bit add of a compile-time or small run-time offset, never an array of descriptors in
+// registers (a run-time stage index into such an array would put it in local memory).
+// @pre every offset keeps the start address inside the 256 KiB shared window (no carry out of
+//      the 14-bit field).
+struct GmmaDescriptorIterator {
+  using tensor_iterator = void;
+  using value_type = unsigned long long;
+  unsigned long long desc_ = 0;
+
+  CUTE_DSL_HOST_DEVICE constexpr unsigned long long operator*() const { return desc_; }
+  template <class I>
+  CUTE_DSL_HOST_DEVICE constexpr unsigned long long operator[](I const& i) const { return desc_ + static_cast<unsigned long long>(static_cast<long long>(i)); }
+  template <class I>
+  CUTE_DSL_HOST_DEVICE constexpr GmmaDescriptorIterator operator+(I const& i) const { return {(*this)[i]}; }
+};
+
 namespace detail {
 
 template <class S, class D, class C0, class C1>

@@ -48,6 +48,13 @@ struct SM90_64xNx16_Traits {
 };
 }  // namespace detail
 
+// The inverse: which GmmaInput an element type is (a kernel templated on the element type picks
+// its wgmma with it). Only the two 16-bit float types have one.
+template <class T> struct gmma_input_of;
+template <> struct gmma_input_of<__half> { static constexpr GmmaInput value = GmmaInput::f16; };
+template <> struct gmma_input_of<__nv_bfloat16> { static constexpr GmmaInput value = GmmaInput::bf16; };
+template <class T> inline constexpr bool has_gmma_input_v = requires { gmma_input_of<T>::value; };
+
 template <int N, GmmaInput In, GmmaMajor MA, GmmaMajor MB, GmmaScale SA, GmmaScale SB>
 struct MMA_Traits<SM90_64xNx16_F32_SS<N, In, MA, MB, SA, SB>> : detail::SM90_64xNx16_Traits<N, In> {
   using ALayout = detail::SM90_MNx16_Smem<64>;

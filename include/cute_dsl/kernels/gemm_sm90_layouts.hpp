@@ -1,0 +1,83 @@
+// The compile-time shape of the Hopper GEMM (kernels/gemm_sm90.hpp): its shared-memory layouts,
+// TMA atoms, TiledMMA and shared storage, all derived from the tile configuration and the
+// library's parts. Nothing here is a byte offset: sizes, alignment, TMA boxes, transaction bytes
+// and wgmma descriptors all follow from these layouts.
+//
+// Each operand (A: TileM x 64, B: TileN x 64, per stage) lives in a ring of Stages tiles laid out
+// as wgmma's 128-byte swizzle atom tiled to (rows, K, PIPE) (tile_to_shape):
+//   K-major:  Sw<3,m,3> o ((8, rows/8), 64, PIPE):((64, 512), 1, rows*64)
+//             one TMA box (64 K x rows) per tile.
+//   MN-major: Sw<3,m,3> o ((64, rows/64), (8, 8), PIPE):((1, 4096), (64, 512), rows*64)
+//             (the 64 K rows of one 64-row block first: exactly one TMA box of 64 MN x 64 K),
+//             rows/64 boxes per tile.
+// The TMA view of a stage is the same layout with its modes in the tensor map's order
+// (contiguous first) plus the batch mode; TmaLoadAtom derives boxes and bytes from it.
+#pragma once
+
+#include "cute_dsl/config.hpp"
+#include "cute_dsl/layout/algebra.hpp"
+#include "cute_dsl/arch/sm90/gmma_layout.hpp"
+#include "cute_dsl/atom/tma_atom.hpp"
+#include "cute_dsl/atom/tiled_mma.hpp"
+#include "cute_dsl/tensor/shared_buffer.hpp"
+
+namespace cute_dsl::kernels {
+
+inline constexpr int kGemmSm90TileK = 64;  // 64 16-bit elements: one 128-byte swizzle row
+
+// One operand's ring: the wgmma view, the TMA view, and the atom that loads it.
+// Rows: the CTA's tile rows of this operand; Mcast: CTAs that share (and multicast) the tile.
+template <class T, GmmaMajor Major, int Rows, int Stages, int Mcast = 1>
+struct GemmSm90Operand {
+  static constexpr auto atom = gmma_smem_atom<T, Major, GmmaLayoutType::sw128>();
+  using Swizzle = remove_cvref_t<decltype(atom.layout_a())>;
+  // (rows, K, PIPE): K-major atoms stack along rows; MN-major atoms along K first.
+  CUTE_DSL_HOST_DEVICE static constexpr auto ring() {
+    constexpr auto atom_b = atom.layout_b();
+    constexpr int am = int(decltype(size<0>(atom_b))::value), ak = int(decltype(size<1>(atom_b))::value);
+    constexpr int rm = Rows / am, rk = kGemmSm90TileK / ak;
+    static_assert(Rows % am == 0, "GemmSm90Operand: the tile rows must be whole swizzle atoms (8 rows K-major, 64 MN-major)");
+    if constexpr (Major == GmmaMajor::K)
+      return composition(Swizzle{}, blocked_product(atom_b, make_layout(make_shape(Int<rm>{}, Int<rk>{}, Int<Stages>{}))));
+    else
+      return composition(Swizzle{}, blocked_product(atom_b, make_layout(make_shape(Int<rm>{}, Int<rk>{}, Int<Stages>{}),
+                                                                         make_stride(Int<rk>{}, Int<1>{}, Int<rm * rk>{}))));
+  }
+  using Ring = decltype(ring());
+  // One stage in the tensor map's dimension order, then the batch mode, then PIPE.
+  CUTE_DSL_HOST_DEVICE static constexpr auto tma_ring() {
+    constexpr auto plain = Ring{}.layout_b();
+    constexpr auto stage = make_layout(layout<0>(plain), layout<1>(plain));
+    constexpr auto ordered = [&] {
+      if constexpr (Major == GmmaMajor::K) return make_layout(layout<1>(stage), layout<0>(stage));
+      else return stage;
+    }();
+    constexpr auto flat = coalesce(ordered, make_tuple(Int<1>{}, Int<1>{}));
+    return composition(Swizzle{}, make_layout(layout<0>(flat), layout<1>(flat), make_layout(Int<1>{}, Int<0>{}), layout<2>(plain)));
+  }
+  using TmaRing = decltype(tma_ring());
+  using TmaStage = decltype(composition(Swizzle{}, take<0, 3>(TmaRing{}.layout_b())));
+  using Atom = TmaLoadAtom<T, TmaStage, Mcast>;
+  using Buffer = SharedBuffer<T, Ring>;
+  static constexpr unsigned stage_bytes = unsigned(Rows * kGemmSm90TileK * int(sizeof(T)));
+  static_assert(Atom::transaction_bytes == stage_bytes, "GemmSm90Operand: the TMA atom must fill the whole stage");
+};
+
+// The warpgroup arrangement of the consumers, as a TiledMMA.
+//   cooperative (TileM 128): two warpgroups stacked along M, 64 rows each, all TileN columns.
+//   split-N (TileM 64):      two warpgroups side by side along N, TileN/2 columns each.
+//   ping-pong:               one warpgroup computes a whole 128 x TileN tile (two 64-row atoms).
+template <class T, int TileM, int TileN, bool PingPong, GmmaMajor MajorA, GmmaMajor MajorB>
+CUTE_DSL_HOST_DEVICE constexpr auto gemm_sm90_tiled_mma() {
+  constexpr GmmaInput in = gmma_input_of<T>::value;
+  if constexpr (PingPong)
+    return make_tiled_mma(MMA_Atom<SM90_64xNx16_F32_SS<TileN, in, MajorA, MajorB>>{});
+  else if constexpr (TileM == 64)
+    return make_tiled_mma(MMA_Atom<SM90_64xNx16_F32_SS<TileN / 2, in, MajorA, MajorB>>{},
+                          make_layout(make_shape(Int<1>{}, Int<2>{}, Int<1>{})));
+  else
+    return make_tiled_mma(MMA_Atom<SM90_64xNx16_F32_SS<TileN, in, MajorA, MajorB>>{},
+                          make_layout(make_shape(Int<2>{}, Int<1>{}, Int<1>{})));
+}
+
+}  // namespace cute_dsl::kernels
