@@ -128,6 +128,8 @@ inline std::string rule_detail(tree::Error e, tree::index_t d0, tree::index_t d1
       return "a value computed from " + a + " and " + b + " does not fit in 64 bits";
     case tree::Error::zero_shape:
       return "got " + a;
+    case tree::Error::tile_divisibility:
+      return "a mode of size " + a + " of the target is not a multiple of " + b + ", the size of the block's mode";
     default:
       return "values " + a + " and " + b;
   }
