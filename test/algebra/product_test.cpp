@@ -32,6 +32,76 @@ constexpr bool rank_product_examples() {
 }
 static_assert(rank_product_examples());
 
+// "(128,64,4)" -> the int-tuple tree (every stride 0).
+constexpr Tree S(const char* text) {
+  const Parsed<Tree> r = parse_whole_int_tuple(make_text(text));
+  Tree t = r.value;
+  if (!r.ok()) t.overflow = true;
+  return t;
+}
+
+// Small enough for the constant evaluator (gives() enumerates the whole domain).
+constexpr bool tile_to_shape_examples() {
+  // K-major and MN-major atoms over (M, K, PIPE): the stage mode repeats the whole block
+  return gives(tile_to_shape(L("(8,16):(16,1)"), S("(32,16,2)")), "(32,16,2):(16,1,512)") &&
+         gives(tile_to_shape(L("(16,8):(1,16)"), S("(32,16,2)"), S("(2,1,3)")), "((16,2),16,2):((1,256),16,512)") &&
+         // column-major: the MN-major copies go down mode 0 first, so K rows are 256 apart
+         gives(tile_to_shape(L("(16,8):(1,16)"), S("(32,16,2)")), "((16,2),(8,2),2):((1,128),(16,256),512)") &&
+         gives(tile_to_shape(L("(3,4):(1,3)"), S("(9,12)")), "((3,3),(4,3)):((1,12),(3,36))") &&
+         // an integer target gives an integral result; equal orders keep the modes' order
+         gives(tile_to_shape(L("8:1"), S("64")), "64:1") &&
+         gives(tile_to_shape(L("(2,2):(1,2)"), S("(4,4)"), S("(1,1)")), "((2,2),(2,2)):((1,4),(2,8))") &&
+         refuses(tile_to_shape(L("(8,64):(64,1)"), S("(100,64,4)")), Error::tile_divisibility) &&
+         refuses(tile_to_shape(L("(8,64):(64,1)"), S("(128,32,4)")), Error::tile_divisibility) &&
+         refuses(tile_to_shape(L("(2,2,2):(1,2,4)"), S("(4,4)")), Error::rank_mismatch) &&
+         refuses(tile_to_shape(L("(2,2):(1,2)"), S("(4,4)"), S("(1,2,3)")), Error::rank_mismatch) &&
+         refuses(tile_to_shape(L("(2,2):(1,2)"), S("(4,4)"), S("((1,2),3)")), Error::congruence);
+}
+static_assert(tile_to_shape_examples());
+
+TEST(Product, TileToShapeExamples) {
+  EXPECT_TRUE(tile_to_shape_examples());
+  // the bf16 128B-swizzle atoms (unswizzled) over a 128 x 64 tile of 4 stages
+  EXPECT_TRUE(gives(tile_to_shape(L("(8,64):(64,1)"), S("(128,64,4)")), "(128,64,4):(64,1,8192)"));
+  EXPECT_TRUE(gives(tile_to_shape(L("(64,8):(1,64)"), S("(128,64,4)"), S("(2,1,3)")), "((64,2),64,4):((1,4096),64,8192)"));
+}
+
+// Every order of three modes: the result has the target's mode sizes, is a bijection onto
+// [0, cosize), and each copy of the block sits at block offset + (copy index in `order`) * 8.
+TEST(Product, TileToShapeLaysCopiesOutInOrder) {
+  const Tree block = L("(2,4):(4,1)");
+  const char* orders[] = {"(1,2,3)", "(1,3,2)", "(2,1,3)", "(2,3,1)", "(3,1,2)", "(3,2,1)"};
+  for (const char* o : orders) {
+    const Tree order = S(o);
+    const auto r = tile_to_shape(block, S("(6,8,2)"), order);
+    ASSERT_TRUE(r.ok()) << o;
+    const Tree& t = r.value;
+    ASSERT_EQ(rank(t), 3);
+    EXPECT_EQ(t.size(t.child(0, 0)), 6);
+    EXPECT_EQ(t.size(t.child(0, 1)), 8);
+    EXPECT_EQ(t.size(t.child(0, 2)), 2);
+    EXPECT_EQ(cosize(t), 96);
+    const index_t copies[3] = {3, 2, 2};
+    std::set<index_t> seen;
+    for (index_t m = 0; m < 6; ++m)
+      for (index_t k = 0; k < 8; ++k)
+        for (index_t s = 0; s < 2; ++s) {
+          const index_t c[3] = {m / 2, k / 4, s};
+          index_t copy = 0;  // the copy's index, its modes weighted in `order`
+          for (int d = 0; d < 3; ++d) {
+            index_t w = 1;
+            for (int j = 0; j < 3; ++j)
+              if (j != d && (order.nodes[1 + j].shape < order.nodes[1 + d].shape)) w *= copies[j];
+            copy += c[d] * w;
+          }
+          const index_t want = (m % 2) * 4 + (k % 4) + 8 * copy;
+          EXPECT_EQ(evaluate(t, m + 6 * (k + 8 * s)), want) << o << " at (" << m << "," << k << "," << s << ")";
+          seen.insert(want);
+        }
+    EXPECT_EQ(seen.size(), 96u) << o;
+  }
+}
+
 TEST(Product, Examples) {
   EXPECT_TRUE(product_examples());
   EXPECT_TRUE(rank_product_examples());

@@ -1,5 +1,6 @@
 // Shared by the wgmma GPU test and its host emulation: the shared-memory block a test fills,
-// the canonical atom of (Major, Type) tiled over an (MN x K) block, atoms along MN first.
+// the canonical atom of (Major, Type) tiled over an (MN x K) block, atoms along MN first
+// (tile_to_shape's column-major order).
 #pragma once
 
 #include "cute_dsl/arch/sm90/gmma_layout.hpp"
@@ -10,11 +11,7 @@ namespace mma_test {
 template <class T, cute_dsl::GmmaMajor Major, cute_dsl::GmmaLayoutType Type, int MN, int K>
 CUTE_DSL_HOST_DEVICE constexpr auto smem_block() {
   using namespace cute_dsl;
-  constexpr auto atom = gmma_smem_atom<T, Major, Type>();
-  constexpr int atom_mn = int(decltype(size<0>(atom.layout_b()))::value);
-  constexpr int atom_k = int(decltype(size<1>(atom.layout_b()))::value);
-  return composition(atom.layout_a(),
-                     blocked_product(atom.layout_b(), make_layout(make_shape(Int<MN / atom_mn>{}, Int<K / atom_k>{}))));
+  return tile_to_shape(gmma_smem_atom<T, Major, Type>(), make_shape(Int<MN>{}, Int<K>{}));
 }
 
 // Short names for the configuration lists of the tests.

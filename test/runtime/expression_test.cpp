@@ -59,6 +59,13 @@ TEST(Expression, DispatchesToTheAlgebra) {
   EXPECT_EQ(eval("max_common_vector((4,2):(1,4),(4,2):(1,4))"), "8");
 }
 
+TEST(Expression, TileToShape) {
+  EXPECT_EQ(eval("tile_to_shape((8,64):(64,1),[128,64,4])"), "(128,64,4):(64,1,8192)");
+  EXPECT_EQ(eval("tile_to_shape((64,8):(1,64),[128,64,4],[2,1,3])"), "((64,2),64,4):((1,4096),64,8192)");
+  EXPECT_EQ(eval("tile_to_shape((3,4):(1,3),[9,12])"), "((3,3),(4,3)):((1,12),(3,36))");
+  EXPECT_EQ(eval("tile_to_shape(8:1,64)"), "64:1");
+}
+
 TEST(Expression, IntegerTileMeansNColonOne) {
   EXPECT_EQ(eval("composition((4,2):(2,8),2)"), eval("composition((4,2):(2,8),2:1)"));
   EXPECT_EQ(eval("logical_divide((8,4):(1,8),[2,2])"), eval("logical_divide((8,4):(1,8),[2:1,2:1])"));
@@ -131,6 +138,10 @@ TEST(ExpressionErrors, UnknownOperationArityAndKinds) {
            Bad{"complement(4:1,0)", 16, "the cotarget must be a positive integer, got 0"},
            Bad{"blocked_product(4:1,[2])", 21, "must be a layout or an integer, got a tiler"},
            Bad{"max_common_vector(4:1,4)", 23, "must be a layout, got an integer"},
+           Bad{"tile_to_shape(4:1,4:2)", 19, "must be an integer or a tiler of integers [n0,n1,...], got a layout"},
+           Bad{"tile_to_shape(4:1,[8,2:2])", 19, "the target shape must be integers [n0,n1,...], got [8:1,2:2]"},
+           Bad{"tile_to_shape((2,2):(1,2),[8])", 27, "the target shape has 1 modes, fewer than the block's 2"},
+           Bad{"tile_to_shape((2,2):(1,2),[8,8],[1])", 33, "the order needs one entry per mode of the target shape (2), got 1"},
            Bad{"[2,[2]]", 4, "a tiler item must be a layout or an integer, got a tiler"},
            Bad{"[2,0]", 4, "an integer tile must be positive, got 0"},
        })
@@ -148,6 +159,7 @@ TEST(ExpressionErrors, AlgebraRulesNameTheOperation) {
            Case{"complement(((2,2)):((12,5)),36)", "complement: "},
            Case{"left_inverse(((2,3)):((2,1)))", "left_inverse: "},
            Case{"logical_divide((6,4):(1,10),4:1)", "logical_divide: "},
+           Case{"tile_to_shape((8,64):(64,1),[100,64,4])", "tile_to_shape: "},
        }) {
     try {
       const auto v = evaluate_expression(c.text);

@@ -15,3 +15,4 @@
 #include "cute_dsl/layout/product.hpp"
 #include "cute_dsl/layout/max_common.hpp"
 #include "cute_dsl/layout/tiling.hpp"
+#include "cute_dsl/layout/tile_to_shape.hpp"

@@ -33,6 +33,9 @@
 #define CUTE_DSL_RULE_WHY_negative_stride "the algebra does not handle negative strides"
 #define CUTE_DSL_RULE_NAME_division_by_zero "Division by zero"
 #define CUTE_DSL_RULE_WHY_division_by_zero "a divisor computed from the inputs is zero"
+#define CUTE_DSL_RULE_NAME_tile_divisibility "Tile Divisibility Condition"
+#define CUTE_DSL_RULE_WHY_tile_divisibility \
+  "the target shape must be a multiple of the block's shape in every mode"
 #define CUTE_DSL_RULE_NAME_overflow "Integer overflow"
 #define CUTE_DSL_RULE_WHY_overflow "a size, offset or stride does not fit in 64 bits"
 

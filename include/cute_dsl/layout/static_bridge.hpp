@@ -144,5 +144,6 @@ concept Tiler = is_layout_v<T> || is_integral_v<T> || detail::is_tuple_tiler_v<T
   CUTE_DSL_STATIC_RESULT_RULE(result, function, zero_shape);                              \
   CUTE_DSL_STATIC_RESULT_RULE(result, function, negative_stride);                         \
   CUTE_DSL_STATIC_RESULT_RULE(result, function, division_by_zero);                        \
+  CUTE_DSL_STATIC_RESULT_RULE(result, function, tile_divisibility);                       \
   CUTE_DSL_STATIC_RESULT_RULE(result, function, overflow);                                \
   static_assert((result).error <= ::cute_dsl::tree::Error::overflow, function ": the layout algebra refused the input")

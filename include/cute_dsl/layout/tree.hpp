@@ -140,6 +140,7 @@ enum class Error : int {
   zero_shape,             // a shape of 0 or less
   negative_stride,        // not supported by the algebra
   division_by_zero,
+  tile_divisibility,      // tile_to_shape: the target must be a multiple of the block in every mode
   overflow,               // integer overflow in an index computation
 };
 
@@ -169,6 +170,7 @@ CUTE_DSL_HOST_DEVICE constexpr const char* error_rule(Error e) {
     case Error::zero_shape: return CUTE_DSL_RULE_NAME_zero_shape;
     case Error::negative_stride: return CUTE_DSL_RULE_NAME_negative_stride;
     case Error::division_by_zero: return CUTE_DSL_RULE_NAME_division_by_zero;
+    case Error::tile_divisibility: return CUTE_DSL_RULE_NAME_tile_divisibility;
     case Error::overflow: return CUTE_DSL_RULE_NAME_overflow;
   }
   return "unknown error";

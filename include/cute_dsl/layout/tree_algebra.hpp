@@ -13,4 +13,5 @@
 #include "cute_dsl/layout/tree_inverse.hpp"
 #include "cute_dsl/layout/tree_divide.hpp"
 #include "cute_dsl/layout/tree_product.hpp"
+#include "cute_dsl/layout/tree_tile_to_shape.hpp"
 #include "cute_dsl/layout/tree_common.hpp"

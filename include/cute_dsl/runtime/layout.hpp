@@ -128,6 +128,8 @@ inline std::string rule_detail(tree::Error e, tree::index_t d0, tree::index_t d1
       return "a value computed from " + a + " and " + b + " does not fit in 64 bits";
     case tree::Error::zero_shape:
       return "got " + a;
+    case tree::Error::tile_divisibility:
+      return "a mode of size " + a + " of the target is not a multiple of " + b + ", the size of the block's mode";
     default:
       return "values " + a + " and " + b;
   }
@@ -222,6 +224,13 @@ inline Layout blocked_product(const Layout& a, const Layout& b) {
 }
 inline Layout raked_product(const Layout& a, const Layout& b) {
   return Layout(detail::unwrap("raked_product", tree::raked_product(a.tree(), b.tree()), detail::args(a, b)));
+}
+// CuTe's tile_to_shape: copies of `block` filling `target` (an int-tuple), laid out in `order`
+// (a flat int-tuple, smallest first; none: mode 0 first). See layout/tree_tile_to_shape.hpp.
+inline Layout tile_to_shape(const Layout& block, const tree::Tree& target, const tree::Tree& order = tree::Tree{}) {
+  std::string inputs = detail::args(block) + " and shape " + int_tuple_to_string(target);
+  if (order.count > 0) inputs += " in order " + int_tuple_to_string(order);
+  return Layout(detail::unwrap("tile_to_shape", tree::tile_to_shape(block.tree(), target, order), inputs));
 }
 inline tree::index_t max_common_vector(const Layout& a, const Layout& b) {
   return detail::unwrap("max_common_vector", tree::max_common_vector(a.tree(), b.tree()), detail::args(a, b));

@@ -98,6 +98,42 @@ inline Value apply_max_common_layout(const Operation& op, const std::vector<Argu
   return max_common_layout(layout_arg(op, args, 0), layout_arg(op, args, 1));
 }
 
+// An integer n, or a tiler of integers [n0,n1,...], as an int-tuple (tile_to_shape's shape and
+// order). The reader has already turned each integer item into the layout n:1.
+inline tree::Tree int_tuple_arg(const Operation& op, const std::vector<Argument>& args, std::size_t k,
+                                const char* what) {
+  if (std::holds_alternative<tree::index_t>(args[k].value))
+    return tree::make_tree_leaf(positive_integer_arg(op, args, k, what), 0);
+  const auto* t = std::get_if<Tiler>(&args[k].value);
+  if (!t) wrong_kind(op, args, k, "an integer or a tiler of integers [n0,n1,...]");
+  tree::Tree out{};
+  out.push_tuple(t->rank());
+  for (int i = 0; i < t->rank(); ++i) {
+    const tree::Tree m = t->mode(i).tree();
+    if (!m.is_leaf(0) || m.nodes[0].stride != 1)
+      throw ExpressionError(op.name, args[k].column,
+                            std::string(what) + " must be integers [n0,n1,...], got " + t->to_string());
+    out.push_leaf(m.nodes[0].shape, 0);
+  }
+  return out;
+}
+
+inline Value apply_tile_to_shape(const Operation& op, const std::vector<Argument>& args) {
+  const Layout& block = layout_arg(op, args, 0);
+  const tree::Tree target = int_tuple_arg(op, args, 1, "the target shape");
+  if (block.rank() > tree::rank(target))
+    throw ExpressionError(op.name, args[1].column,
+                          "the target shape has " + std::to_string(tree::rank(target)) + " modes, fewer than the block's " +
+                              std::to_string(block.rank()));
+  if (args.size() == 2) return tile_to_shape(block, target);
+  const tree::Tree order = int_tuple_arg(op, args, 2, "the order");
+  if (tree::rank(order) != tree::rank(target))
+    throw ExpressionError(op.name, args[2].column,
+                          "the order needs one entry per mode of the target shape (" +
+                              std::to_string(tree::rank(target)) + "), got " + std::to_string(tree::rank(order)));
+  return tile_to_shape(block, target, order);
+}
+
 // Overload sets cannot be template arguments; these pin one overload each.
 inline Layout coalesce_1(const Layout& l) { return coalesce(l); }
 #define CUTE_DSL_RUNTIME_PIN(name)                                                   \
@@ -143,6 +179,7 @@ inline const Operation kOperations[] = {
     CUTE_DSL_RUNTIME_TILE_OP(flat_product),
     {"blocked_product", 2, 2, "blocked_product(layout, layout | integer)", two_layouts<blocked_product>},
     {"raked_product", 2, 2, "raked_product(layout, layout | integer)", two_layouts<raked_product>},
+    {"tile_to_shape", 2, 3, "tile_to_shape(layout, [shape] | integer [, [order]])", apply_tile_to_shape},
     {"max_common_layout", 2, 2, "max_common_layout(layout, layout)", apply_max_common_layout},
     {"max_common_vector", 2, 2, "max_common_vector(layout, layout)", apply_max_common_vector},
 };

@@ -39,6 +39,7 @@ CUTE_DSL_HOST_DEVICE constexpr const char* rule_why(tree::Error e) {
     CUTE_DSL_RULE_WHY_CASE(zero_shape)
     CUTE_DSL_RULE_WHY_CASE(negative_stride)
     CUTE_DSL_RULE_WHY_CASE(division_by_zero)
+    CUTE_DSL_RULE_WHY_CASE(tile_divisibility)
     CUTE_DSL_RULE_WHY_CASE(overflow)
 #undef CUTE_DSL_RULE_WHY_CASE
     case tree::Error::none: break;
