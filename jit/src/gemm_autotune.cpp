@@ -197,20 +197,21 @@ bool GemmTuningTable::save(const std::string& path) const {
 
 // ---- the search -----------------------------------------------------------------------------
 
+GemmSm90Config gemm_sm90_config(int tile_n, int stages, int cluster_m, bool ping_pong, int tile_m) {
+  GemmSm90Config c;
+  c.tile_m = tile_m;
+  c.tile_n = tile_n;
+  c.stages = stages;
+  c.cluster_m = cluster_m;
+  c.ping_pong = ping_pong;
+  return c;
+}
+
 std::vector<GemmSm90Config> gemm_sm90_default_candidates() {
   // gemm_sm90_launch.hpp's kGemmSm90Configs (tile width traded against stages in ~192 KiB).
-  auto make = [](int tile_n, int stages, int cluster_m, bool ping_pong, int tile_m = 128) {
-    GemmSm90Config c;
-    c.tile_m = tile_m;
-    c.tile_n = tile_n;
-    c.stages = stages;
-    c.cluster_m = cluster_m;
-    c.ping_pong = ping_pong;
-    return c;
-  };
-  return {make(256, 4, 2, false), make(256, 4, 1, false), make(128, 6, 2, false),
-          make(128, 6, 1, false), make(64, 8, 1, false),  make(128, 6, 2, true),
-          make(64, 12, 1, false, 64), make(128, 8, 1, false, 64)};
+  return {gemm_sm90_config(256, 4, 2),        gemm_sm90_config(256, 4, 1), gemm_sm90_config(128, 6, 2),
+          gemm_sm90_config(128, 6, 1),        gemm_sm90_config(64, 8, 1),  gemm_sm90_config(128, 6, 2, true),
+          gemm_sm90_config(64, 12, 1, false, 64), gemm_sm90_config(128, 8, 1, false, 64)};
 }
 
 Expected<std::string, JitError> current_device_name() {

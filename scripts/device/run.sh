@@ -169,6 +169,9 @@ if has_stage bench; then
     if [[ -f $OUT/gemm.json ]]; then
       python3 "$root/bench/gemm/summarize.py" "$OUT/gemm.json" | cut -d'|' -f1-5 | tee -a "$summary"
     fi
+    if [[ -f $OUT/gemm_sweep.json ]]; then  # the headline and the per-group table
+      python3 "$root/bench/gemm/summarize.py" --sweep "$OUT/gemm_sweep.json" | sed -n '1,16p' | tee -a "$summary"
+    fi
     if [[ -f $work/bench/elementwise_bench.json.log ]]; then
       sed -n '/== best of ours/,$p' "$work/bench/elementwise_bench.json.log" | tee -a "$summary"
     fi

@@ -12,6 +12,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "gemm_reference.hpp"
 #include "gpu_test.cuh"
 
 namespace gemm_sm90_test {
@@ -85,28 +86,14 @@ void run_case(const Case& c, GemmSm90Config config) {
   CUTE_DSL_TEST_CUDA(dd.download(d));
 
   // Inputs are exactly representable after the conversion above: the reference uses them.
-  const double out_eps = sizeof(TD) == 4 ? 1e-6 : (std::is_same_v<TD, __half> ? 1.0 / 1024 : 1.0 / 128);
-  int bad = 0;
-  for (int batch = 0; batch < c.l; ++batch)
-    for (int i = 0; i < c.m; ++i)
-      for (int j = 0; j < c.n; ++j) {
-        double acc = 0, mag = 0;
-        for (int k = 0; k < c.k; ++k) {
-          const long long ai = a_k ? i * lda + k : k * lda + i, bj = b_k ? j * ldb + k : k * ldb + j;
-          const double x = to_float(a[batch * sa + ai]) * double(to_float(b[batch * sb + bj]));
-          acc += x;
-          mag += std::fabs(x);
-        }
-        const double cv = to_float(cin[batch * sd + i * ldd + j]);
-        const double ref = c.alpha * acc + c.beta * cv;
-        const double got = to_float(d[batch * sd + i * ldd + j]);
-        // Tensor-core f32 accumulation (not IEEE round-to-nearest at every add: allow 1e-4 of the
-        // sum of magnitudes) + rounding of the output type. A layout bug is off by O(1).
-        const double tol = 1e-4 * (std::fabs(c.alpha) * mag + std::fabs(c.beta * cv)) + out_eps * std::fabs(ref) + 1e-6;
-        if (!(std::fabs(got - ref) <= tol) && ++bad <= 5)
-          ADD_FAILURE() << "D(" << batch << "," << i << "," << j << ") = " << got << ", expected " << ref;
-      }
-  EXPECT_EQ(bad, 0) << "elements off";
+  const cute_dsl_test::GemmCheck check{c.m, c.n, c.k, c.l, c.alpha, c.beta,
+                                       cute_dsl_test::gemm_output_eps(sizeof(TD), std::is_same_v<TD, __half>)};
+  cute_dsl_test::check_gemm_against_reference(
+      check,
+      [&](int batch, int i, int k) { return double(to_float(a[batch * sa + (a_k ? i * lda + k : k * lda + i)])); },
+      [&](int batch, int j, int k) { return double(to_float(b[batch * sb + (b_k ? j * ldb + k : k * ldb + j)])); },
+      [&](int batch, int i, int j) { return double(to_float(cin[batch * sd + i * ldd + j])); },
+      [&](int batch, int i, int j) { return double(to_float(d[batch * sd + i * ldd + j])); });
   // Padding columns [N, ldd) of every row and batch keep their poison: the kernel writes inside M x N only.
   int padding_written = 0;
   for (int batch = 0; batch < c.l; ++batch)

@@ -16,6 +16,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "gemm_reference.hpp"
 #include "gpu_test.cuh"
 
 namespace {
@@ -24,11 +25,8 @@ namespace jit = cute_dsl::jit;
 namespace impl = cute_dsl::kernels::gemm_sm90_impl;
 using cute_dsl_test::DeviceBuffer;
 
-jit::GemmSm90Config config(int tile_n, int stages, int cluster_m, bool ping_pong = false, int tile_m = 128) {
-  jit::GemmSm90Config c;
-  c.tile_m = tile_m, c.tile_n = tile_n, c.stages = stages, c.cluster_m = cluster_m, c.ping_pong = ping_pong;
-  return c;
-}
+// The configs these tests name, as the autotuner builds them.
+using jit::gemm_sm90_config;
 
 template <class T> constexpr jit::ElementType element_type() {
   if constexpr (std::is_same_v<T, __nv_bfloat16>) return jit::ElementType::bf16;
@@ -97,26 +95,13 @@ struct Problem {
   void check() {
     std::vector<TD> d;
     ASSERT_EQ(dd.download(d), cudaSuccess);
-    const double out_eps = sizeof(TD) == 4 ? 1e-6 : (std::is_same_v<TD, __half> ? 1.0 / 1024 : 1.0 / 128);
-    int bad = 0;
-    for (int batch = 0; batch < c.l; ++batch)
-      for (int i = 0; i < c.m; ++i)
-        for (int j = 0; j < c.n; ++j) {
-          double acc = 0, mag = 0;
-          for (int k = 0; k < c.k; ++k) {
-            const double x = double(float(at_a(batch, i, k))) * double(float(at_b(batch, j, k)));
-            acc += x;
-            mag += std::fabs(x);
-          }
-          const double cv = float(cin[batch * sd + i * ldd + j]);
-          const double ref = c.alpha * acc + c.beta * cv;
-          const double got = float(d[batch * sd + i * ldd + j]);
-          // f32 tensor-core accumulation (1e-4 of the magnitudes) + the output type's rounding.
-          const double tol = 1e-4 * (std::fabs(c.alpha) * mag + std::fabs(c.beta * cv)) + out_eps * std::fabs(ref) + 1e-6;
-          if (!(std::fabs(got - ref) <= tol) && ++bad <= 5)
-            ADD_FAILURE() << "D(" << batch << "," << i << "," << j << ") = " << got << ", expected " << ref;
-        }
-    EXPECT_EQ(bad, 0) << "elements off";
+    const cute_dsl_test::GemmCheck check{c.m, c.n, c.k, c.l, c.alpha, c.beta,
+                                         cute_dsl_test::gemm_output_eps(sizeof(TD), std::is_same_v<TD, __half>)};
+    cute_dsl_test::check_gemm_against_reference(
+        check, [&](int batch, int i, int k) { return double(float(at_a(batch, i, k))); },
+        [&](int batch, int j, int k) { return double(float(at_b(batch, j, k))); },
+        [&](int batch, int i, int j) { return double(float(cin[batch * sd + i * ldd + j])); },
+        [&](int batch, int i, int j) { return double(float(d[batch * sd + i * ldd + j])); });
     if (c.pad > 0) EXPECT_TRUE(std::isnan(float(d[c.n]))) << "wrote past N into the padding";
   }
 };
@@ -138,40 +123,41 @@ void run_case(const Case& c, const jit::GemmSm90Config& cfg) {
 }
 
 TEST(GemmJitLayout, SharedBytesMatchTheKernel) {  // no GPU needed: nvcc's constants
-  EXPECT_EQ(jit::gemm_sm90_shared_bytes(config(256, 4, 2)), unsigned(cute_dsl::kernels::gemm_sm90_shared_bytes<__nv_bfloat16, 256, 4, 2>));
-  EXPECT_EQ(jit::gemm_sm90_shared_bytes(config(128, 6, 1)), unsigned(cute_dsl::kernels::gemm_sm90_shared_bytes<__nv_bfloat16, 128, 6, 1>));
-  EXPECT_EQ(jit::gemm_sm90_shared_bytes(config(64, 12, 1, false, 64)), unsigned(cute_dsl::kernels::gemm_sm90_shared_bytes<__nv_bfloat16, 64, 12, 1, false, cute_dsl::GmmaMajor::K, cute_dsl::GmmaMajor::K, 64>));
+  EXPECT_EQ(jit::gemm_sm90_shared_bytes(gemm_sm90_config(256, 4, 2)), unsigned(cute_dsl::kernels::gemm_sm90_shared_bytes<__nv_bfloat16, 256, 4, 2>));
+  EXPECT_EQ(jit::gemm_sm90_shared_bytes(gemm_sm90_config(128, 6, 1)), unsigned(cute_dsl::kernels::gemm_sm90_shared_bytes<__nv_bfloat16, 128, 6, 1>));
+  EXPECT_EQ(jit::gemm_sm90_shared_bytes(gemm_sm90_config(64, 12, 1, false, 64)),
+            unsigned(cute_dsl::kernels::gemm_sm90_shared_bytes<__nv_bfloat16, 64, 12, 1, false, cute_dsl::GmmaMajor::K, cute_dsl::GmmaMajor::K, 64>));
   EXPECT_EQ(jit::kGemmSm90Threads, unsigned(impl::kThreads));
 }
 
 TEST(GemmJit, RaggedBf16Cluster2) {
   CUTE_DSL_REQUIRE_GPU(90);
-  run_case<__nv_bfloat16, __nv_bfloat16>({300, 520, 136, 1}, config(256, 4, 2));
-  run_case<__nv_bfloat16, __nv_bfloat16>({1000, 1030, 520, 1}, config(128, 6, 2));
+  run_case<__nv_bfloat16, __nv_bfloat16>({300, 520, 136, 1}, gemm_sm90_config(256, 4, 2));
+  run_case<__nv_bfloat16, __nv_bfloat16>({1000, 1030, 520, 1}, gemm_sm90_config(128, 6, 2));
 }
 
 TEST(GemmJit, PingPongBf16ToF32AlphaBetaBatchedPadded) {
   CUTE_DSL_REQUIRE_GPU(90);
-  run_case<__nv_bfloat16, float>({130, 70, 8, 2, 0.5f, -1.5f, 8}, config(128, 6, 2, true));
+  run_case<__nv_bfloat16, float>({130, 70, 8, 2, 0.5f, -1.5f, 8}, gemm_sm90_config(128, 6, 2, true));
 }
 
 TEST(GemmJit, F16SkinnyTiles) {
   CUTE_DSL_REQUIRE_GPU(90);
-  run_case<__half, __half>({57, 383, 200, 2, 1.f, 1.f}, config(128, 8, 1, false, 64));
+  run_case<__half, __half>({57, 383, 200, 2, 1.f, 1.f}, gemm_sm90_config(128, 8, 1, false, 64));
 }
 
 TEST(GemmJit, MnMajorOperands) {
   CUTE_DSL_REQUIRE_GPU(90);
   Case c{264, 200, 136, 1};  // MN-major leading dimensions M and N: multiples of 8 elements (TMA's 16 bytes)
   c.major_a = jit::GemmMajor::mn;
-  run_case<__nv_bfloat16, float>(c, config(128, 6, 1));
+  run_case<__nv_bfloat16, float>(c, gemm_sm90_config(128, 6, 1));
   c.major_b = jit::GemmMajor::mn;
-  run_case<__nv_bfloat16, float>(c, config(256, 4, 2));
+  run_case<__nv_bfloat16, float>(c, gemm_sm90_config(256, 4, 2));
 }
 
 TEST(GemmJit, RejectsBadArgumentsWithoutLaunching) {
   CUTE_DSL_REQUIRE_GPU(90);
-  auto gemm = jit::GemmSm90Jit::create({}, config(128, 6, 1));
+  auto gemm = jit::GemmSm90Jit::create({}, gemm_sm90_config(128, 6, 1));
   ASSERT_TRUE(gemm) << gemm.error().describe();
   jit::GemmSm90Arguments args;  // null pointers, zero sizes
   auto r = gemm->run(args);
@@ -186,7 +172,7 @@ TEST(GemmJitAutotune, StoresTheWinnerAndReusesIt) {
   std::filesystem::create_directories(dir);
   jit::GemmTuneOptions options;
   options.table_path = (dir / "gemm_sm90_autotune.txt").string();
-  options.candidates = {config(128, 6, 1), config(256, 4, 2), config(128, 8, 1, false, 64)};
+  options.candidates = {gemm_sm90_config(128, 6, 1), gemm_sm90_config(256, 4, 2), gemm_sm90_config(128, 8, 1, false, 64)};
   options.runs = 3;
 
   Problem<__nv_bfloat16, __nv_bfloat16> p({1000, 1030, 520, 1}, cute_dsl_test::test_seed());

@@ -16,15 +16,8 @@ namespace {
 namespace jit = cute_dsl::jit;
 namespace fs = std::filesystem;
 
-jit::GemmSm90Config config(int tile_n, int stages, int cluster_m, bool ping_pong = false, int tile_m = 128) {
-  jit::GemmSm90Config c;
-  c.tile_m = tile_m;
-  c.tile_n = tile_n;
-  c.stages = stages;
-  c.cluster_m = cluster_m;
-  c.ping_pong = ping_pong;
-  return c;
-}
+// The configs these tests name, as the autotuner builds them.
+using jit::gemm_sm90_config;
 
 // A fresh folder per test, removed afterwards.
 struct TempDir {
@@ -55,8 +48,8 @@ TEST(GemmTuningKey, NamesTypesLayoutsDeviceAndVersion) {
 
 TEST(GemmTuningTable, RoundTrip) {
   jit::GemmTuningTable table;
-  table.set("bf16>bf16 KK m8192 n8192 k8192 l1 | NVIDIA H200 | 0.1.0", {config(256, 4, 2), 1.375});
-  table.set("f16>f32 KM m64 n8192 k8192 l1 | NVIDIA H200 | 0.1.0", {config(128, 8, 1, false, 64), 0.25});
+  table.set("bf16>bf16 KK m8192 n8192 k8192 l1 | NVIDIA H200 | 0.1.0", {gemm_sm90_config(256, 4, 2), 1.375});
+  table.set("f16>f32 KM m64 n8192 k8192 l1 | NVIDIA H200 | 0.1.0", {gemm_sm90_config(128, 8, 1, false, 64), 0.25});
   const std::string text = table.serialize();
   EXPECT_EQ(text.rfind("cute_dsl gemm_sm90 autotune 1\n", 0), 0u) << text;
   auto back = jit::GemmTuningTable::parse(text);
@@ -64,7 +57,7 @@ TEST(GemmTuningTable, RoundTrip) {
   ASSERT_EQ(back->size(), 2u);
   const auto* row = back->find("f16>f32 KM m64 n8192 k8192 l1 | NVIDIA H200 | 0.1.0");
   ASSERT_NE(row, nullptr);
-  EXPECT_EQ(row->config, config(128, 8, 1, false, 64));
+  EXPECT_EQ(row->config, gemm_sm90_config(128, 8, 1, false, 64));
   EXPECT_DOUBLE_EQ(row->ms, 0.25);
   EXPECT_EQ(back->serialize(), text);
 }
@@ -80,7 +73,7 @@ TEST(GemmTuningTable, SkipsDamagedRowsKeepsGoodOnes) {
     ASSERT_TRUE(table) << row;
     EXPECT_EQ(table->size(), 1u) << row;
     ASSERT_NE(table->find("good"), nullptr) << row;
-    EXPECT_EQ(table->find("good")->config, config(256, 4, 2));
+    EXPECT_EQ(table->find("good")->config, gemm_sm90_config(256, 4, 2));
     EXPECT_EQ(table->find("bad"), nullptr) << row;
   }
   // A file that is not a table at all (another version, a binary) is still rejected whole.
@@ -106,12 +99,12 @@ TEST(GemmTuningTable, DamagedFileIsIgnoredThenRebuilt) {
   EXPECT_TRUE(table.damaged());
   EXPECT_EQ(table.size(), 0u);
 
-  table.set("k2", {config(64, 8, 1), 2.0});
+  table.set("k2", {gemm_sm90_config(64, 8, 1), 2.0});
   ASSERT_TRUE(table.save(path.string()));
   const jit::GemmTuningTable again = jit::GemmTuningTable::load(path.string());
   EXPECT_FALSE(again.damaged());
   ASSERT_NE(again.find("k2"), nullptr);
-  EXPECT_EQ(again.find("k2")->config, config(64, 8, 1));
+  EXPECT_EQ(again.find("k2")->config, gemm_sm90_config(64, 8, 1));
   // No temporary file is left beside it.
   int files = 0;
   for (const auto& e : fs::directory_iterator(dir.path)) files += e.is_regular_file();
@@ -122,13 +115,13 @@ TEST(GemmSm90Config, KernelRulesCheckedBeforeCompiling) {
   const jit::GemmSm90Types bf16{};
   for (const jit::GemmSm90Config& c : jit::gemm_sm90_default_candidates())
     EXPECT_EQ(jit::gemm_sm90_unsupported(bf16, c), "") << jit::to_string(c);
-  EXPECT_NE(jit::gemm_sm90_unsupported(bf16, config(96, 4, 1)), "");
-  EXPECT_NE(jit::gemm_sm90_unsupported(bf16, config(256, 4, 2, true)), "");        // ping-pong needs <= 128
-  EXPECT_NE(jit::gemm_sm90_unsupported(bf16, config(128, 4, 2, false, 64)), "");   // 64-row tiles: no cluster
-  EXPECT_NE(jit::gemm_sm90_unsupported(bf16, config(256, 6, 1)), "");             // 288 KiB of ring
-  EXPECT_NE(jit::gemm_sm90_unsupported({jit::ElementType::f32, jit::ElementType::f32}, config(128, 4, 1)), "");
-  EXPECT_NE(jit::gemm_sm90_unsupported({jit::ElementType::bf16, jit::ElementType::i8}, config(128, 4, 1)), "");
-  EXPECT_EQ(jit::to_string(config(128, 6, 2, true)), "128x128x64 s6 c2x1 pp");
+  EXPECT_NE(jit::gemm_sm90_unsupported(bf16, gemm_sm90_config(96, 4, 1)), "");
+  EXPECT_NE(jit::gemm_sm90_unsupported(bf16, gemm_sm90_config(256, 4, 2, true)), "");        // ping-pong needs <= 128
+  EXPECT_NE(jit::gemm_sm90_unsupported(bf16, gemm_sm90_config(128, 4, 2, false, 64)), "");   // 64-row tiles: no cluster
+  EXPECT_NE(jit::gemm_sm90_unsupported(bf16, gemm_sm90_config(256, 6, 1)), "");             // 288 KiB of ring
+  EXPECT_NE(jit::gemm_sm90_unsupported({jit::ElementType::f32, jit::ElementType::f32}, gemm_sm90_config(128, 4, 1)), "");
+  EXPECT_NE(jit::gemm_sm90_unsupported({jit::ElementType::bf16, jit::ElementType::i8}, gemm_sm90_config(128, 4, 1)), "");
+  EXPECT_EQ(jit::to_string(gemm_sm90_config(128, 6, 2, true)), "128x128x64 s6 c2x1 pp");
 }
 
 TEST(GemmSm90Arguments, TmaRulesCheckedBeforeLaunching) {
@@ -146,12 +139,12 @@ TEST(GemmSm90Arguments, TmaRulesCheckedBeforeLaunching) {
 TEST(GemmSm90Spec, NamesTheKernelTemplateWithEveryParameter) {
   const jit::KernelSpec spec = jit::gemm_sm90_spec({jit::ElementType::f16, jit::ElementType::f32, jit::GemmMajor::mn,
                                                     jit::GemmMajor::k},
-                                                   config(128, 6, 2, true));
+                                                   gemm_sm90_config(128, 6, 2, true));
   EXPECT_EQ(spec.header, "cute_dsl/kernels/gemm_sm90.hpp");
   EXPECT_EQ(spec.name_expression(),
             "cute_dsl::kernels::gemm_sm90_kernel<__half, float, 128, 6, 2, true, cute_dsl::GmmaMajor::MN, "
             "cute_dsl::GmmaMajor::K, 128>");
-  EXPECT_EQ(jit::gemm_sm90_shared_bytes(config(256, 4, 2)), 4u * (128 + 256) * 128 + 2048);
+  EXPECT_EQ(jit::gemm_sm90_shared_bytes(gemm_sm90_config(256, 4, 2)), 4u * (128 + 256) * 128 + 2048);
 }
 
 // One cold compile for sm_90a (no GPU needed): the instantiation builds, does not spill, and asks
@@ -159,7 +152,7 @@ TEST(GemmSm90Spec, NamesTheKernelTemplateWithEveryParameter) {
 TEST(GemmSm90Spec, CompilesForSm90a) {
   jit::CompileOptions options;
   options.arch = "sm_90a";
-  auto k = jit::compile(jit::gemm_sm90_spec({}, config(256, 4, 2)), options);
+  auto k = jit::compile(jit::gemm_sm90_spec({}, gemm_sm90_config(256, 4, 2)), options);
   ASSERT_TRUE(k) << k.error().describe();
   auto usage = jit::read_resource_usage((*k)->binary, (*k)->lowered_name);
   ASSERT_TRUE(usage) << usage.error().describe();

@@ -53,6 +53,10 @@ class GemmTuningTable {
   bool damaged_ = false;
 };
 
+// A config from the fields that vary, in the order of gemm_sm90_launch.hpp's kGemmSm90Configs rows
+// ({tile_n, stages, cluster_m[, ping_pong[, tile_m]]}); tile_k and cluster_n keep their defaults.
+GemmSm90Config gemm_sm90_config(int tile_n, int stages, int cluster_m, bool ping_pong = false, int tile_m = 128);
+
 // The configs autotuning tries by default: those gemm_sm90_launch.hpp instantiates for nvcc.
 std::vector<GemmSm90Config> gemm_sm90_default_candidates();
 
