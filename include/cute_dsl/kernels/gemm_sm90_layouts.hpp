@@ -5,9 +5,9 @@
 //
 // Each operand (A: TileM x 64, B: TileN x 64, per stage) lives in a ring of Stages tiles laid out
 // as wgmma's 128-byte swizzle atom tiled to (rows, K, PIPE) (tile_to_shape):
-//   K-major:  Sw<3,m,3> o ((8, rows/8), 64, PIPE):((64, 512), 1, rows*64)
+//   K-major:  Sw<3,m,3> o (rows, 64, PIPE):(64, 1, rows*64)
 //             one TMA box (64 K x rows) per tile.
-//   MN-major: Sw<3,m,3> o ((64, rows/64), (8, 8), PIPE):((1, 4096), (64, 512), rows*64)
+//   MN-major: Sw<3,m,3> o ((64, rows/64), 64, PIPE):((1, 4096), 64, rows*64)
 //             (the 64 K rows of one 64-row block first: exactly one TMA box of 64 MN x 64 K),
 //             rows/64 boxes per tile.
 // The TMA view of a stage is the same layout with its modes in the tensor map's order
@@ -31,17 +31,12 @@ template <class T, GmmaMajor Major, int Rows, int Stages, int Mcast = 1>
 struct GemmSm90Operand {
   static constexpr auto atom = gmma_smem_atom<T, Major, GmmaLayoutType::sw128>();
   using Swizzle = remove_cvref_t<decltype(atom.layout_a())>;
-  // (rows, K, PIPE): K-major atoms stack along rows; MN-major atoms along K first.
+  // (rows, K, PIPE): K-major atoms stack along rows; MN-major atoms along K first, so that the 64
+  // K rows of a 64-row block are one TMA box (8 KiB contiguous).
   CUTE_DSL_HOST_DEVICE static constexpr auto ring() {
-    constexpr auto atom_b = atom.layout_b();
-    constexpr int am = int(decltype(size<0>(atom_b))::value), ak = int(decltype(size<1>(atom_b))::value);
-    constexpr int rm = Rows / am, rk = kGemmSm90TileK / ak;
-    static_assert(Rows % am == 0, "GemmSm90Operand: the tile rows must be whole swizzle atoms (8 rows K-major, 64 MN-major)");
-    if constexpr (Major == GmmaMajor::K)
-      return composition(Swizzle{}, blocked_product(atom_b, make_layout(make_shape(Int<rm>{}, Int<rk>{}, Int<Stages>{}))));
-    else
-      return composition(Swizzle{}, blocked_product(atom_b, make_layout(make_shape(Int<rm>{}, Int<rk>{}, Int<Stages>{}),
-                                                                         make_stride(Int<rk>{}, Int<1>{}, Int<rm * rk>{}))));
+    constexpr auto shape = make_shape(Int<Rows>{}, Int<kGemmSm90TileK>{}, Int<Stages>{});
+    if constexpr (Major == GmmaMajor::K) return tile_to_shape(atom, shape);
+    else return tile_to_shape(atom, shape, make_tuple(Int<2>{}, Int<1>{}, Int<3>{}));
   }
   using Ring = decltype(ring());
   // One stage in the tensor map's dimension order, then the batch mode, then PIPE.
