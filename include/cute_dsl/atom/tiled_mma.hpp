@@ -89,27 +89,36 @@ template <class S, class T> CUTE_DSL_HOST_DEVICE constexpr auto raw_pointer(tagg
 // (the atom's whole (MN, 16) block at the composed layout's offset); its strides are the
 // operand's strides in 16-byte units, unswizzled: the hardware swizzles the full address, so a
 // block's descriptor is the origin's with the block's plain offset added to the start address.
+template <int ElemBytes>
+struct to_16_byte_units {  // a functor, not a lambda: NVRTC needs every device function annotated
+  template <class D>
+  CUTE_DSL_HOST_DEVICE constexpr auto operator()(D) const {
+    static_assert(is_static_v<D>, "partition_fragment_A/B (wgmma): the shared operand's layout must be static");
+    static_assert(D::value * ElemBytes % 16 == 0,
+                  "partition_fragment_A/B (wgmma): every block must start on a 16-byte boundary (the descriptor's address unit)");
+    return Int<D::value * ElemBytes / 16>{};
+  }
+};
 template <int ElemBytes, class Stride>
 CUTE_DSL_HOST_DEVICE constexpr auto stride_in_16_bytes(Stride const& s) {
-  return transform_leaf(s, [](auto d) {
-    static_assert(is_static_v<decltype(d)>, "partition_fragment_A/B (wgmma): the shared operand's layout must be static");
-    static_assert(decltype(d)::value * ElemBytes % 16 == 0,
-                  "partition_fragment_A/B (wgmma): every block must start on a 16-byte boundary (the descriptor's address unit)");
-    return Int<decltype(d)::value * ElemBytes / 16>{};
-  });
+  return transform_leaf(s, to_16_byte_units<ElemBytes>{});
+}
+template <class L>
+CUTE_DSL_HOST_DEVICE constexpr auto plain_part(L const& l) {
+  if constexpr (requires { l.layout_b(); }) return l.layout_b();
+  else return l;
+}
+template <class L>
+CUTE_DSL_HOST_DEVICE constexpr auto origin_block(L const& l) {
+  if constexpr (requires { l.layout_b(); }) return make_composed_layout(l.layout_a(), l.offset(), layout<0>(l.layout_b()));
+  else return layout<0>(l);
 }
 template <GmmaMajor Major, class T>
 CUTE_DSL_HOST_DEVICE constexpr auto gmma_descriptor_fragment(unsigned base, T const& part) {
   using Elem = typename remove_cvref_t<T>::value_type;
   auto l = part.layout();
-  auto plain = [&] {
-    if constexpr (requires { l.layout_b(); }) return l.layout_b();
-    else return l;
-  }();
-  auto block = [&] {  // the V mode at the origin, with the swizzle when there is one
-    if constexpr (requires { l.layout_b(); }) return make_composed_layout(l.layout_a(), l.offset(), layout<0>(plain));
-    else return layout<0>(plain);
-  }();
+  auto plain = plain_part(l);
+  auto block = origin_block(l);  // the V mode at the origin, with the swizzle when there is one
   auto rest = take<1, int(rank_v<typename decltype(plain)::shape_type>)>(plain);
   auto units = make_layout(rest.shape(), stride_in_16_bytes<int(sizeof(Elem))>(rest.stride()));
   return make_tensor(GmmaDescriptorIterator{make_gmma_desc<Major, Elem>(base, block)},

@@ -40,14 +40,16 @@ struct GemmSm90Operand {
   }
   using Ring = decltype(ring());
   // One stage in the tensor map's dimension order, then the batch mode, then PIPE.
+  // A stage's (rows, K) modes in the tensor map's order: K first when K is contiguous.
+  template <class L>
+  CUTE_DSL_HOST_DEVICE static constexpr auto tma_order(L const& stage) {
+    if constexpr (Major == GmmaMajor::K) return make_layout(layout<1>(stage), layout<0>(stage));
+    else return stage;
+  }
   CUTE_DSL_HOST_DEVICE static constexpr auto tma_ring() {
     constexpr auto plain = Ring{}.layout_b();
     constexpr auto stage = make_layout(layout<0>(plain), layout<1>(plain));
-    constexpr auto ordered = [&] {
-      if constexpr (Major == GmmaMajor::K) return make_layout(layout<1>(stage), layout<0>(stage));
-      else return stage;
-    }();
-    constexpr auto flat = coalesce(ordered, make_tuple(Int<1>{}, Int<1>{}));
+    constexpr auto flat = coalesce(tma_order(stage), make_tuple(Int<1>{}, Int<1>{}));
     return composition(Swizzle{}, make_layout(layout<0>(flat), layout<1>(flat), make_layout(Int<1>{}, Int<0>{}), layout<2>(plain)));
   }
   using TmaRing = decltype(tma_ring());
