@@ -13,6 +13,9 @@ namespace {
 void usage(std::FILE* out) {
   std::fprintf(out,
                "usage: cute-dsl cache stats|list|clear [--dir DIR]\n"
+               "  stats   the folder, its entries (valid and damaged) and their bytes\n"
+               "  list    one line per entry: key, bytes, arch, output, kernel\n"
+               "  clear   remove every entry\n"
                "  the folder is --dir, else CUTE_DSL_CACHE_DIR, else $XDG_CACHE_HOME/cute_dsl, else ~/.cache/cute_dsl\n");
 }
 
@@ -24,10 +27,11 @@ int cache_command(std::span<char* const> args) {
     return 2;
   }
   const std::string_view what = args[0];
-  if (what == "--help" || what == "-h") {
-    usage(stdout);
-    return 0;
-  }
+  for (const char* a : args)
+    if (std::string_view(a) == "--help" || std::string_view(a) == "-h") {
+      usage(stdout);
+      return 0;
+    }
   jit::CacheConfig config = jit::CacheConfig::from_environment();
   if (args.size() == 3 && std::string_view(args[1]) == "--dir") {
     config.dir = args[2];

@@ -1,5 +1,6 @@
 // `cute-dsl jit compile`: instantiate a kernel template with NVRTC, without a GPU, and print
 // what it costs (registers, shared and local memory, read from the CUBIN).
+#include "cli_number.hpp"
 #include "commands.hpp"
 
 #include "cute_dsl/jit/dump.hpp"
@@ -30,7 +31,7 @@ void usage(std::FILE* out) {
                "  --ptx             emit PTX instead of CUBIN\n"
                "  -O N              optimisation level 0..3 (default 3)\n"
                "  --define NAME[=V] a preprocessor definition (repeatable)\n"
-               "  --line-info --fast-math --device-asserts --max-registers N\n"
+               "  --line-info --fast-math --device-asserts --max-registers N (0..255, 0: no cap)\n"
                "  --no-lto          no link-time optimisation (CUBIN straight from NVRTC)\n"
                "  --link FILE       a device library to link: LTO-IR, CUBIN, fatbin, PTX, nvcc -dc object, .a\n"
                "  --dump DIR        write the generated source, the binary and a JSON report to DIR\n");
@@ -45,21 +46,34 @@ const char* next_value(std::span<char* const> args, std::size_t& i) {
   return args[++i];
 }
 
+// The integer after args[i] (see cli_number.hpp), advancing i; exits with status 2 when there is
+// none or it is not an integer in [min, max].
+long long next_integer(std::span<char* const> args, std::size_t& i, long long min, long long max) {
+  const char* option = args[i];
+  const char* text = next_value(args, i);
+  const auto value = parse_integer(text, min, max);
+  if (!value) {
+    std::fputs(integer_error(option, text, min, max).c_str(), stderr);
+    std::exit(2);
+  }
+  return *value;
+}
+
 // The code-generation flags of `compile` and `warmup`; false when args[i] is not one of them.
 bool parse_code_option(const std::string& a, std::span<char* const> args, std::size_t& i, jit::CompileOptions& o) {
   if (a == "--arch") o.arch = next_value(args, i);
   else if (a == "--ptx") o.output = jit::OutputKind::ptx;
-  else if (a == "-O") o.opt_level = std::atoi(next_value(args, i));
+  else if (a == "-O") o.opt_level = static_cast<int>(next_integer(args, i, 0, 3));
   else if (a == "--define") o.defines.push_back(next_value(args, i));
   else if (a == "--line-info") o.line_info = true;
   else if (a == "--fast-math") o.fast_math = true;
   else if (a == "--device-asserts") o.device_asserts = true;
-  else if (a == "--max-registers") o.max_registers = std::atoi(next_value(args, i));
+  else if (a == "--max-registers") o.max_registers = static_cast<int>(next_integer(args, i, 0, 255));
   else if (a == "--no-lto") o.lto = false;
   else if (a == "--link") {
     auto lib = jit::DeviceLibrary::from_file(next_value(args, i));
     if (!lib) {
-      std::fputs(lib.error().describe().c_str(), stderr);
+      std::fprintf(stderr, "ERROR: %s", lib.error().describe().c_str());
       std::exit(2);
     }
     o.device_libraries.push_back(std::move(lib).value());
@@ -78,7 +92,7 @@ void warmup_usage(std::FILE* out) {
                "e.g. 'kernels/elementwise.cuh | my_ns::scale | f32, (4,8):(8,1), 128'. HEADER is read from\n"
                "disk (relative to FILE's folder); the arguments use --targs' syntax; '#' starts a comment.\n"
                "\n"
-               "  --workers N       worker processes (default: the number of CPUs)\n"
+               "  --workers N       worker processes, 1..1024 (default: the number of CPUs)\n"
                "  --threads         threads of this process instead of worker processes\n"
                "  --include FILE    another header the kernels include by file name (repeatable)\n"
                "  --arch, -O, --define, --ptx, --line-info, --fast-math, --device-asserts,\n"
@@ -102,7 +116,7 @@ int warmup_main(std::span<char* const> args) {
     auto value = [&] { return next_value(args, i); };
     if (a == "--help" || a == "-h") { warmup_usage(stdout); return 0; }
     else if (a == "--list") list_path = value();
-    else if (a == "--workers") warmup.workers = std::atoi(value());
+    else if (a == "--workers") warmup.workers = static_cast<int>(next_integer(args, i, 1, 1024));
     else if (a == "--threads") warmup.use_processes = false;
     else if (a == "--include") includes.push_back(value());
     else if (!parse_code_option(a, args, i, options)) {
@@ -259,7 +273,10 @@ int compile_main(std::span<char* const> args) {
 
 int jit_command(std::span<char* const> args) {
   if (args.empty() || std::string_view(args[0]) == "--help" || std::string_view(args[0]) == "-h") {
-    usage(args.empty() ? stderr : stdout);
+    std::FILE* out = args.empty() ? stderr : stdout;
+    usage(out);
+    std::fputc('\n', out);
+    warmup_usage(out);
     return args.empty() ? 2 : 0;
   }
   if (std::string_view(args[0]) == "compile") return compile_main(args.subspan(1));

@@ -10,6 +10,7 @@
 #include "cute_dsl/jit/hash.hpp"
 #include "cute_dsl/layout/tree.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -84,7 +85,12 @@ struct KernelSpec {
   void hash_into(Hasher& h) const;
 };
 
-// Reads a header file from disk into an InMemoryHeader named by its file name.
+// The largest header or source file load_header_file() reads.
+inline constexpr std::size_t kMaxHeaderFileBytes = std::size_t{16} << 20;
+
+// Reads a header file from disk into an InMemoryHeader named by its file name. An io error says
+// why when the path is missing or unreadable, a directory, empty (or a FIFO with no writer),
+// larger than kMaxHeaderFileBytes (a device such as /dev/zero included) or holds a NUL byte.
 Expected<InMemoryHeader, JitError> load_header_file(const std::string& path);
 
 }  // namespace cute_dsl::jit
