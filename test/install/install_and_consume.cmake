@@ -7,6 +7,8 @@
 #   cuda        build the consumer as CUDA (nvcc) against the prefix
 #   components  find_package(CuteDSL COMPONENTS bogus) fails and says why; so does COMPONENTS jit
 #               against a package installed without the JIT (header-only: installs with no build)
+#   subproject  a project that add_subdirectory()s the source tree, then enables CUDA: configure
+#               with TEST_CMAKE (the failure needed CMake >= 3.25.2), compile its one .cu
 cmake_minimum_required(VERSION 3.24)
 
 set(prefix "${WORK_DIR}/prefix")
@@ -167,6 +169,14 @@ elseif(STEP STREQUAL "components")
   expect_consumer_failure("${WORK_DIR}/consumer-nojit" jit
                           "Component 'jit' \\(CuteDSL::jit\\) is not available: this CuteDSL was installed without the JIT"
                           "${nojit_prefix}")
+
+elseif(STEP STREQUAL "subproject")
+  set(build "${WORK_DIR}/subproject-build")
+  file(REMOVE_RECURSE "${build}")
+  run("${TEST_CMAKE}" -S "${SUBPROJECT_SOURCE_DIR}" -B "${build}" -G "${GENERATOR}"
+      "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}" "-DCMAKE_CUDA_COMPILER=${CUDA_COMPILER}"
+      "-DCMAKE_CUDA_ARCHITECTURES=${CUDA_ARCH}" "-DCUTE_DSL_DIR=${CUTE_DSL_SOURCE_DIR}")
+  run("${TEST_CMAKE}" --build "${build}" --target subproject_cuda)
 
 else()
   message(FATAL_ERROR "unknown STEP '${STEP}'")
