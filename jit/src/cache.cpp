@@ -8,6 +8,7 @@
 
 #include "cute_dsl/jit/log.hpp"
 
+#include "env.hpp"
 #include "request_fingerprint.hpp"
 
 #include <fcntl.h>
@@ -82,20 +83,12 @@ std::string_view to_string(CacheOutcome o) {
 
 CacheConfig CacheConfig::from_environment() {
   CacheConfig c;
-  if (const char* v = std::getenv("CUTE_DSL_DISABLE_FILE_CACHE"); v && *v && std::string_view(v) != "0") {
-    c.use_disk = false;
-    return c;
-  }
-  if (const char* v = std::getenv("CUTE_DSL_CACHE_MAX_BYTES"); v && *v) {
-    char* end = nullptr;
-    const unsigned long long n = std::strtoull(v, &end, 10);
-    if (end && *end == '\0') c.max_bytes = n;
-    else log(LogLevel::warn, std::string("CUTE_DSL_CACHE_MAX_BYTES='") + v + "' is not a byte count; ignored");
-  }
+  if (const auto n = detail::env_bytes("CUTE_DSL_CACHE_MAX_BYTES")) c.max_bytes = *n;
+  // The folder is named even when the disk cache is off: `cute-dsl cache` still inspects it.
   if (const char* v = std::getenv("CUTE_DSL_CACHE_DIR"); v && *v) c.dir = v;
   else if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) c.dir = std::string(x) + "/cute_dsl";
   else if (const char* h = std::getenv("HOME"); h && *h) c.dir = std::string(h) + "/.cache/cute_dsl";
-  c.use_disk = !c.dir.empty();
+  c.use_disk = !c.dir.empty() && !detail::env_bool("CUTE_DSL_DISABLE_FILE_CACHE");
   return c;
 }
 

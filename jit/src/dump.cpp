@@ -2,6 +2,7 @@
 
 #include "cute_dsl/jit/log.hpp"
 
+#include "env.hpp"
 #include "process.hpp"
 
 #include <cctype>
@@ -259,8 +260,7 @@ void report_compile(const KernelSpec& spec, const CompileOptions& options, const
                     const CompileReport& r) {
   if (t_dumping) return;  // the PTX compile of a dump reports nothing of its own
   dump_after_compile(spec, options, k, r);
-  const char* profiling = std::getenv("CUTE_DSL_JIT_TIME_PROFILING");
-  if (!profiling || !*profiling || std::string_view(profiling) == "0") return;
+  if (!detail::env_bool("CUTE_DSL_JIT_TIME_PROFILING")) return;
   char line[512];
   std::snprintf(line, sizeof line,
                 "time %s for %s (%s): source %.4f s, disk lookup %.4f s, nvrtc %.4f s, link %.4f s, "

@@ -6,6 +6,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
@@ -199,6 +201,19 @@ void KernelSpec::hash_into(Hasher& h) const {
   for (const TemplateArg& a : template_args) h.add(a.cpp());
   h.add(static_cast<std::uint64_t>(headers.size()));
   for (const InMemoryHeader& hd : headers) h.add(hd.name).add(hd.contents);
+}
+
+bool is_kernel_name(std::string_view kernel) {
+  if (kernel.starts_with("::")) kernel.remove_prefix(2);
+  for (;;) {
+    const auto end = std::min(kernel.find("::"), kernel.size());
+    const std::string_view part = kernel.substr(0, end);
+    auto word = [](unsigned char c) { return std::isalnum(c) || c == '_'; };
+    if (part.empty() || std::isdigit(static_cast<unsigned char>(part[0])) || !std::all_of(part.begin(), part.end(), word))
+      return false;
+    if (end == kernel.size()) return true;
+    kernel.remove_prefix(end + 2);
+  }
 }
 
 Expected<InMemoryHeader, JitError> load_header_file(const std::string& path) {

@@ -120,7 +120,8 @@ Expected<std::vector<std::string>, JitError> nvrtc_options(const CompileOptions&
     const bool identifier = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0])) &&
                             std::all_of(name.begin(), name.end(), [](unsigned char c) { return std::isalnum(c) || c == '_'; });
     if (!identifier || d.find_first_of(" \t\n") != std::string::npos)
-      return unexpected(option_error("define '" + d + "' must be NAME or NAME=VALUE, NAME an identifier, without spaces"));
+      return unexpected(option_error("define '" + d.substr(0, 80) + (d.size() > 80 ? "..." : "") +
+                                     "' must be NAME or NAME=VALUE, NAME an identifier, without spaces"));
     args.push_back("-D" + d);
   }
   for (const auto& e : o.extra_options) args.push_back(e);

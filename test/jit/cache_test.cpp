@@ -244,6 +244,43 @@ TEST(DiskCache, EnvironmentChoosesTheFolder) {
   ::setenv("CUTE_DSL_DISABLE_FILE_CACHE", "1", 1);
 }
 
+// Values are read strictly (jit/src/env.hpp): what is not a spelling of the type is a warning and
+// the default, never a silent guess (issue 13: "false" disabled the cache, -1 meant no cap).
+TEST(DiskCache, EnvironmentValuesAreReadStrictly) {
+  std::string warnings;
+  jit::set_log_sink([&](jit::LogLevel level, std::string_view s) {
+    if (level == jit::LogLevel::warn) warnings += std::string(s) + "\n";
+  });
+  ::setenv("CUTE_DSL_CACHE_DIR", "/somewhere", 1);
+  for (const char* off : {"0", "false", "No", "OFF"}) {
+    ::setenv("CUTE_DSL_DISABLE_FILE_CACHE", off, 1);
+    EXPECT_TRUE(jit::CacheConfig::from_environment().use_disk) << off;
+  }
+  for (const char* on : {"1", "true", "YES", "on"}) {
+    ::setenv("CUTE_DSL_DISABLE_FILE_CACHE", on, 1);
+    const auto c = jit::CacheConfig::from_environment();
+    EXPECT_FALSE(c.use_disk) << on;
+    EXPECT_EQ(c.dir, "/somewhere") << "the folder stays named, for `cute-dsl cache`";
+  }
+  EXPECT_TRUE(warnings.empty()) << warnings;
+  ::setenv("CUTE_DSL_DISABLE_FILE_CACHE", "maybe", 1);
+  EXPECT_TRUE(jit::CacheConfig::from_environment().use_disk);
+  EXPECT_NE(warnings.find("CUTE_DSL_DISABLE_FILE_CACHE='maybe' is not 1/true/yes/on or 0/false/no/off; ignored"),
+            std::string::npos) << warnings;
+  ::unsetenv("CUTE_DSL_DISABLE_FILE_CACHE");
+  for (const char* bad : {"-1", "4G", " 5", "99999999999999999999999"}) {
+    warnings.clear();
+    ::setenv("CUTE_DSL_CACHE_MAX_BYTES", bad, 1);
+    EXPECT_EQ(jit::CacheConfig::from_environment().max_bytes, jit::CacheConfig::kDefaultMaxBytes) << bad;
+    EXPECT_NE(warnings.find(std::string("CUTE_DSL_CACHE_MAX_BYTES='") + bad + "' is not a byte count"), std::string::npos)
+        << warnings;
+  }
+  ::unsetenv("CUTE_DSL_CACHE_MAX_BYTES");
+  ::unsetenv("CUTE_DSL_CACHE_DIR");
+  ::setenv("CUTE_DSL_DISABLE_FILE_CACHE", "1", 1);
+  jit::set_log_sink({});
+}
+
 }  // namespace
 
 namespace {

@@ -253,8 +253,25 @@ def case_help_wording():
     rc, _, err = run(*COMPILE[:-1], "sm_999")
     check(rc == 1 and "arch 'sm_999' is not supported by this NVRTC" in err and "from the API" not in err,
           f"--arch sm_999: {rc} {err!r}")
+    # A huge argument is not echoed back whole (nor repeated by NVRTC's log).
+    huge = "(" + "1," * 50000 + "x"
+    for option, fragment in [("--kernel", "is not a kernel name such as ns::scale"),
+                             ("--define", "must be NAME or NAME=VALUE"), ("--targs", "ERROR: ")]:
+        rc, _, err = run(*COMPILE, option, huge)  # the last --kernel/--targs wins
+        check(rc == 1 and fragment in err and len(err) < 2000, f"huge {option}: {rc} {len(err)} bytes {err[:300]!r}")
     rc, _, err = run(*COMPILE, "--define", "=5")
     check(rc == 1 and "define '=5' must be NAME or NAME=VALUE, NAME an identifier" in err, f"--define =5: {rc} {err!r}")
+
+
+def case_cache_environment():
+    with tempfile.TemporaryDirectory() as d:
+        rc, out, err = run("cache", "stats", env={"CUTE_DSL_CACHE_DIR": d, "CUTE_DSL_DISABLE_FILE_CACHE": "1"})
+        check(rc == 0 and f"folder:   {d} (disk cache disabled by CUTE_DSL_DISABLE_FILE_CACHE)" in out,
+              f"stats with the disk cache off: {rc} {out!r} {err!r}")
+        rc, out, err = run("cache", "stats", env={"CUTE_DSL_CACHE_DIR": d, "CUTE_DSL_DISABLE_FILE_CACHE": "false"})
+        check(rc == 0 and f"folder:   {d}\n" in out and err == "", f"DISABLE_FILE_CACHE=false: {rc} {out!r} {err!r}")
+        rc, out, err = run("cache", "stats", env={"CUTE_DSL_CACHE_DIR": d, "CUTE_DSL_CACHE_MAX_BYTES": "-1"})
+        check(rc == 0 and "CUTE_DSL_CACHE_MAX_BYTES='-1' is not a byte count" in err, f"MAX_BYTES=-1: {rc} {err!r}")
 
 
 CASES = {name[len("case_"):]: fn for name, fn in globals().items() if name.startswith("case_")}

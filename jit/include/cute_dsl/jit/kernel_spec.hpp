@@ -85,6 +85,11 @@ struct KernelSpec {
   void hash_into(Hasher& h) const;
 };
 
+// Whether `kernel` names a kernel as compile() needs it: an identifier, possibly qualified
+// (ns::scale, ::scale); its template arguments go in KernelSpec::template_args. Anything else
+// would reach NVRTC as source text (and its log would repeat it for every error).
+bool is_kernel_name(std::string_view kernel);
+
 // The largest header or source file load_header_file() reads.
 inline constexpr std::size_t kMaxHeaderFileBytes = std::size_t{16} << 20;
 
