@@ -210,9 +210,11 @@ void KernelCache::store_on_disk(const CompiledKernel& k) {
     return;
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const std::string why = "cannot rename " + tmp + " to " + path + ": " + std::strerror(errno);
+    // One store lost, not the disk: `cute-dsl cache clear` may have removed our temporary file, or
+    // something that is no entry (a directory) sits at the path. The folder itself was writable.
+    log(LogLevel::info, "cannot rename " + tmp + " to " + path + ": " + std::strerror(errno) +
+                            "; this kernel is not stored on disk");
     ::unlink(tmp.c_str());
-    disable_disk(why);
     return;
   }
   ++disk_writes_;
@@ -244,8 +246,16 @@ std::vector<DiskEntryInfo> list_disk_entries(const std::string& dir) {
     if (!name.ends_with(kDiskEntrySuffix)) continue;
     DiskEntryInfo info;
     info.file = name;
-    info.file_bytes = e.file_size(ec);
-    if (const auto bytes = read_file(e.path().string()))
+    std::error_code file_ec;
+    if (!e.is_regular_file(file_ec)) {  // e.g. a directory by an entry's name: damaged, 0 bytes
+      out.push_back(std::move(info));
+      continue;
+    }
+    const std::uintmax_t bytes_on_disk = e.file_size(file_ec);
+    info.file_bytes = file_ec ? 0 : bytes_on_disk;
+    const auto bytes = read_file(e.path().string());
+    if (!bytes && !fs::exists(e.path(), file_ec)) continue;  // removed meanwhile (a clear, an eviction)
+    if (bytes)
       if (const auto k = decode_disk_entry(*bytes, nullptr)) {
         info.valid = true;
         info.key = k->key;
@@ -261,10 +271,18 @@ std::vector<DiskEntryInfo> list_disk_entries(const std::string& dir) {
 std::uint64_t clear_disk_entries(const std::string& dir) {
   std::uint64_t removed = 0;
   std::error_code ec;
+  const auto now = fs::file_time_type::clock::now();
   for (const auto& e : fs::directory_iterator(dir, ec)) {
     const std::string name = e.path().filename().string();
-    if (name.ends_with(kDiskEntrySuffix) || name.find(std::string(kDiskEntrySuffix) + ".tmp.") != std::string::npos)
-      if (fs::remove(e.path(), ec)) ++removed;
+    bool remove = name.ends_with(kDiskEntrySuffix);
+    if (name.find(std::string(kDiskEntrySuffix) + ".tmp.") != std::string::npos) {
+      // A temporary file is another process's store in flight (milliseconds) unless it is old: a
+      // leftover of a crash. Removing one in flight would only cost that store, but leave it be.
+      std::error_code time_ec;
+      const auto written = e.last_write_time(time_ec);
+      remove = !time_ec && now - written > kLeftoverTemporaryAge;
+    }
+    if (remove && fs::remove_all(e.path(), ec) > 0) ++removed;
   }
   return removed;
 }

@@ -3,7 +3,12 @@
 
 #include "cute_dsl/jit/cache.hpp"
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <string>
 
 namespace cute_dsl::tools {
@@ -44,6 +49,22 @@ int cache_command(std::span<char* const> args) {
     std::fprintf(stderr, "ERROR: no cache folder (HOME unset and CUTE_DSL_CACHE_DIR not given)\n");
     return 1;
   }
+  // A missing or unreadable folder is an error, not an empty cache.
+  std::error_code ec;
+  const auto status = std::filesystem::status(config.dir, ec);
+  if (!std::filesystem::exists(status)) {
+    std::fprintf(stderr, "ERROR: the cache folder %s does not exist (nothing was cached there)\n", config.dir.c_str());
+    return 1;
+  }
+  if (!std::filesystem::is_directory(status)) {
+    std::fprintf(stderr, "ERROR: %s is not a folder\n", config.dir.c_str());
+    return 1;
+  }
+  if (::access(config.dir.c_str(), R_OK | X_OK | (what == "clear" ? W_OK : 0)) != 0) {
+    std::fprintf(stderr, "ERROR: cannot %s the cache folder %s: %s\n", what == "clear" ? "change" : "read",
+                 config.dir.c_str(), std::strerror(errno));
+    return 1;
+  }
   if (what == "stats") {
     const auto entries = jit::list_disk_entries(config.dir);
     std::uint64_t bytes = 0, valid = 0;
@@ -73,6 +94,10 @@ int cache_command(std::span<char* const> args) {
   if (what == "clear") {
     const auto removed = jit::clear_disk_entries(config.dir);
     std::printf("removed %llu files from %s\n", static_cast<unsigned long long>(removed), config.dir.c_str());
+    if (const auto left = jit::list_disk_entries(config.dir).size(); left > 0) {
+      std::fprintf(stderr, "ERROR: %zu entries could not be removed from %s\n", left, config.dir.c_str());
+      return 1;
+    }
     return 0;
   }
   std::fprintf(stderr, "ERROR: unknown cache subcommand '%s'\n", args[0]);

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
 #include <functional>
 
 namespace {
@@ -223,6 +224,42 @@ TEST(DiskCache, ListAndClear) {
   EXPECT_EQ(jit::clear_disk_entries(dir.path()), 2u);
   EXPECT_TRUE(jit::list_disk_entries(dir.path()).empty());
   EXPECT_TRUE(std::filesystem::exists(dir.path() + "/unrelated.txt"));
+}
+
+// `cache clear` leaves other processes' stores in flight alone; a store that loses its temporary
+// file or meets a directory at the entry's path skips that one store, the disk stays in use
+// (issue 13: such races turned the disk cache off for the process's lifetime).
+TEST(DiskCache, ClearAndOddEntriesCostOneStoreNotTheDisk) {
+  namespace fs = std::filesystem;
+  TempDir dir;
+  const std::string in_flight = dir.path() + "/0123.cdk.tmp.42.0.7";
+  const std::string leftover = dir.path() + "/4567.cdk.tmp.42.1.7";
+  std::ofstream(in_flight) << "half";
+  std::ofstream(leftover) << "old";
+  fs::last_write_time(leftover, fs::file_time_type::clock::now() - std::chrono::hours(1));
+  EXPECT_EQ(jit::clear_disk_entries(dir.path()), 1u);
+  EXPECT_TRUE(fs::exists(in_flight));
+  EXPECT_FALSE(fs::exists(leftover));
+  fs::remove(in_flight);
+
+  jit::Hash128 key;
+  {
+    jit::KernelCache cache(on_disk(dir.path()));
+    key = compile_into(cache, jit::CacheOutcome::miss)->key;
+  }
+  const std::string entry = dir.path() + "/" + key.hex() + std::string(jit::kDiskEntrySuffix);
+  fs::remove(entry);
+  fs::create_directory(entry);  // not empty: the damaged-entry clean-up cannot remove it
+  std::ofstream(entry + "/inside") << "x";
+  jit::KernelCache cache(on_disk(dir.path()));
+  compile_into(cache, jit::CacheOutcome::miss);
+  EXPECT_TRUE(cache.disk_enabled()) << "one store failed; the disk cache stays on";
+  const auto entries = jit::list_disk_entries(dir.path());
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_FALSE(entries[0].valid);
+  EXPECT_EQ(entries[0].file_bytes, 0u) << "a directory has no size, not 2^64 - 1";
+  EXPECT_EQ(jit::clear_disk_entries(dir.path()), 1u);
+  EXPECT_FALSE(fs::exists(entry));
 }
 
 TEST(DiskCache, EnvironmentChoosesTheFolder) {

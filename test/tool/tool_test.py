@@ -270,6 +270,11 @@ def case_cache_environment():
               f"stats with the disk cache off: {rc} {out!r} {err!r}")
         rc, out, err = run("cache", "stats", env={"CUTE_DSL_CACHE_DIR": d, "CUTE_DSL_DISABLE_FILE_CACHE": "false"})
         check(rc == 0 and f"folder:   {d}\n" in out and err == "", f"DISABLE_FILE_CACHE=false: {rc} {out!r} {err!r}")
+        missing = os.path.join(d, "missing")
+        for sub in ("stats", "list", "clear"):
+            rc, out, err = run("cache", sub, "--dir", missing)
+            check(rc == 1 and out == "" and f"ERROR: the cache folder {missing} does not exist" in err,
+                  f"cache {sub} of a missing folder: {rc} {out!r} {err!r}")
         rc, out, err = run("cache", "stats", env={"CUTE_DSL_CACHE_DIR": d, "CUTE_DSL_CACHE_MAX_BYTES": "-1"})
         check(rc == 0 and "CUTE_DSL_CACHE_MAX_BYTES='-1' is not a byte count" in err, f"MAX_BYTES=-1: {rc} {err!r}")
 
