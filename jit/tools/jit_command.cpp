@@ -10,6 +10,7 @@
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 
 namespace cute_dsl::tools {
@@ -21,7 +22,8 @@ void usage(std::FILE* out) {
                "usage: cute-dsl jit compile --header FILE --kernel NAME [--targs 'A, B, ...'] [options]\n"
                "       cute-dsl jit compile --source FILE --kernel NAME [--targs ...] [options]\n"
                "\n"
-               "  --header FILE     header that defines the kernel template (read from disk)\n"
+               "  --header FILE     header that defines the kernel template (read from disk; a library header\n"
+               "                    such as cute_dsl/kernels/gemm_sm90.hpp is taken from the JIT's own copy)\n"
                "  --source FILE     a whole source file instead of a header\n"
                "  --include FILE    another header the first one includes by its file name (repeatable)\n"
                "  --kernel NAME     the kernel template, possibly qualified (ns::scale)\n"
@@ -220,7 +222,9 @@ int compile_main(std::span<char* const> args) {
     if (!h) return fail(h.error());
     spec.headers.push_back(std::move(*h));
   }
-  if (!header_path.empty()) {
+  if (!header_path.empty() && header_path.starts_with("cute_dsl/") && !std::filesystem::exists(header_path)) {
+    spec.header = header_path;  // one of the library's headers, embedded in the JIT: found by this name
+  } else if (!header_path.empty()) {
     auto h = jit::load_header_file(header_path);
     if (!h) return fail(h.error());
     spec.header = h->name;

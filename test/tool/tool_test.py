@@ -263,6 +263,20 @@ def case_help_wording():
     check(rc == 1 and "define '=5' must be NAME or NAME=VALUE, NAME an identifier" in err, f"--define =5: {rc} {err!r}")
 
 
+def case_embedded_header():
+    # docs/05_gemm.md's command, as written: the library header comes from the JIT's embedded copy.
+    with tempfile.TemporaryDirectory() as d:
+        p = subprocess.run([TOOL, "jit", "compile", "--header", "cute_dsl/kernels/gemm_sm90.hpp", "--kernel",
+                            "cute_dsl::kernels::gemm_sm90_kernel", "--targs", "bf16, bf16, 256, 4, 2", "--arch", "sm_90a"],
+                           cwd=d, capture_output=True, text=True, timeout=120, env={**os.environ, "CUTE_DSL_CACHE_DIR": d})
+        check(p.returncode == 0 and "symbol:     _ZN8cute_dsl7kernels16gemm_sm90_kernel" in p.stdout,
+              f"embedded gemm header: {p.returncode} {p.stdout!r} {p.stderr!r}")
+        p = subprocess.run([TOOL, "jit", "compile", "--header", "cute_dsl/no_such.hpp", "--kernel", "k", "--arch", "sm_90a"],
+                           cwd=d, capture_output=True, text=True, timeout=60, env={**os.environ, "CUTE_DSL_CACHE_DIR": d})
+        check(p.returncode == 1 and p.stderr.startswith("ERROR: ") and "no_such.hpp" in p.stderr,
+              f"missing library header: {p.returncode} {p.stderr[:400]!r}")
+
+
 def case_cache_environment():
     with tempfile.TemporaryDirectory() as d:
         rc, out, err = run("cache", "stats", env={"CUTE_DSL_CACHE_DIR": d, "CUTE_DSL_DISABLE_FILE_CACHE": "1"})
