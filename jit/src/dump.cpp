@@ -14,21 +14,6 @@
 
 namespace cute_dsl::jit {
 
-namespace {
-
-namespace fs = std::filesystem;
-
-// Letters and digits kept, every other run of characters becomes one '_'; at most 64 characters.
-std::string sanitize(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (std::isalnum(static_cast<unsigned char>(c))) out.push_back(c);
-    else if (out.empty() || out.back() != '_') out.push_back('_');
-    if (out.size() == 64) break;
-  }
-  return out;
-}
-
 std::string json_string(std::string_view s) {
   std::string out = "\"";
   for (char c : s) {
@@ -42,6 +27,21 @@ std::string json_string(std::string_view s) {
     out += c;
   }
   return out + '"';
+}
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Letters and digits kept, every other run of characters becomes one '_'; at most 64 characters.
+std::string sanitize(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (std::isalnum(static_cast<unsigned char>(c))) out.push_back(c);
+    else if (out.empty() || out.back() != '_') out.push_back('_');
+    if (out.size() == 64) break;
+  }
+  return out;
 }
 
 std::string json_list(const std::vector<std::string>& v) {

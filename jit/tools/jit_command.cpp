@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <string>
 
 namespace cute_dsl::tools {
@@ -36,7 +37,8 @@ void usage(std::FILE* out) {
                "  --line-info --fast-math --device-asserts --max-registers N (0..255, 0: no cap)\n"
                "  --no-lto          no link-time optimisation (CUBIN straight from NVRTC)\n"
                "  --link FILE       a device library to link: LTO-IR, CUBIN, fatbin, PTX, nvcc -dc object, .a\n"
-               "  --dump DIR        write the generated source, the binary and a JSON report to DIR\n");
+               "  --dump DIR        write the generated source, the binary and a JSON report to DIR\n"
+               "  --json            print the result as one JSON object instead of text\n");
 }
 
 // The value after args[i], advancing i; exits with status 2 when there is none.
@@ -192,6 +194,7 @@ int compile_main(std::span<char* const> args) {
   jit::CompileOptions options;
   std::string header_path, source_path, targs, dump_dir;
   std::vector<std::string> includes;
+  bool json = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string a = args[i];
     auto value = [&] { return next_value(args, i); };
@@ -202,6 +205,7 @@ int compile_main(std::span<char* const> args) {
     else if (a == "--kernel") spec.kernel = value();
     else if (a == "--targs") targs = value();
     else if (a == "--dump") dump_dir = value();
+    else if (a == "--json") json = true;
     else if (!parse_code_option(a, args, i, options)) {
       std::fprintf(stderr, "ERROR: unknown argument '%s'\n\n", a.c_str());
       usage(stderr);
@@ -244,6 +248,33 @@ int compile_main(std::span<char* const> args) {
   if (!kernel) return fail(kernel.error());
   const jit::CompiledKernel& k = **kernel;
 
+  std::optional<jit::ResourceUsage> usage;
+  if (k.output == jit::OutputKind::cubin) {
+    auto u = jit::read_resource_usage(k.binary, k.lowered_name);
+    if (!u) return fail(u.error());
+    usage = *u;
+  }
+  std::string dumped;
+  if (!dump_dir.empty()) {
+    auto base = jit::dump_artifacts(spec, options, k, report, jit::DumpOptions{dump_dir, jit::keep_all});
+    if (!base) return fail(base.error());
+    dumped = *base;
+  }
+  const char* output = k.output == jit::OutputKind::cubin ? "cubin" : "ptx";
+
+  if (json) {
+    std::printf("{\"kernel\": %s, \"symbol\": %s, \"arch\": %s, \"key\": \"%s\", \"cache\": \"%s\",\n"
+                " \"nvrtc_seconds\": %.6f, \"total_seconds\": %.6f, \"output\": \"%s\", \"bytes\": %zu",
+                jit::json_string(k.name_expression).c_str(), jit::json_string(k.lowered_name).c_str(),
+                jit::json_string(k.arch).c_str(), k.key.hex().c_str(), std::string(jit::to_string(report.outcome)).c_str(),
+                report.nvrtc_seconds, report.total_seconds, output, k.binary.size());
+    if (usage)
+      std::printf(",\n \"resources\": {\"registers\": %d, \"shared_bytes\": %lld, \"local_bytes\": %lld, \"max_threads\": %d}",
+                  usage->registers, usage->shared_bytes, usage->local_bytes, usage->max_threads);
+    std::printf(",\n \"log\": %s, \"dumped\": %s}\n", jit::json_string(k.log).c_str(),
+                dumped.empty() ? "null" : jit::json_string(dumped).c_str());
+    return 0;
+  }
   std::printf("kernel:     %s\n", k.name_expression.c_str());
   std::printf("symbol:     %s\n", k.lowered_name.c_str());
   std::printf("arch:       %s\n", k.arch.c_str());
@@ -252,24 +283,18 @@ int compile_main(std::span<char* const> args) {
     std::printf("cache:      miss (nvrtc %.3f s, total %.3f s)\n", report.nvrtc_seconds, report.total_seconds);
   else
     std::printf("cache:      %s (%.6f s)\n", std::string(jit::to_string(report.outcome)).c_str(), report.total_seconds);
-  std::printf("%-11s %zu bytes\n", k.output == jit::OutputKind::cubin ? "cubin:" : "ptx:", k.binary.size());
-  if (k.output == jit::OutputKind::cubin) {
-    auto u = jit::read_resource_usage(k.binary, k.lowered_name);
-    if (!u) return fail(u.error());
-    const jit::ResourceUsage& usage = *u;
-    std::printf("registers:  %d\n", usage.registers);
-    std::printf("shared:     %lld bytes (static; on sm_90+ with the 1 KiB reserved per block)\n", usage.shared_bytes);
-    std::printf("local:      %lld bytes per thread%s\n", usage.local_bytes, usage.local_bytes > 0 ? " (stack: spills or local arrays)" : "");
-    if (usage.max_threads > 0) std::printf("max threads: %d (__launch_bounds__)\n", usage.max_threads);
+  std::printf("%-11s %zu bytes\n", (std::string(output) + ":").c_str(), k.binary.size());
+  if (usage) {
+    std::printf("registers:  %d\n", usage->registers);
+    std::printf("shared:     %lld bytes (static; on sm_90+ with the 1 KiB reserved per block)\n", usage->shared_bytes);
+    std::printf("local:      %lld bytes per thread%s\n", usage->local_bytes,
+                usage->local_bytes > 0 ? " (stack: spills or local arrays)" : "");
+    if (usage->max_threads > 0) std::printf("max threads: %d (__launch_bounds__)\n", usage->max_threads);
   }
   if (!k.log.empty()) std::printf("nvrtc log:\n%s\n", k.log.c_str());
-
-  if (!dump_dir.empty()) {
-    auto base = jit::dump_artifacts(spec, options, k, report, jit::DumpOptions{dump_dir, jit::keep_all});
-    if (!base) return fail(base.error());
-    std::printf("dumped:     %s.* (see its .json; SASS %s)\n", base->c_str(),
+  if (!dumped.empty())
+    std::printf("dumped:     %s.* (see its .json; SASS %s)\n", dumped.c_str(),
                 jit::sass_tool().empty() ? "skipped: no cuobjdump or nvdisasm found" : "included");
-  }
   return 0;
 }
 

@@ -277,6 +277,32 @@ def case_embedded_header():
               f"missing library header: {p.returncode} {p.stderr[:400]!r}")
 
 
+def case_json():
+    import json
+    with tempfile.TemporaryDirectory() as d:
+        env = {"CUTE_DSL_CACHE_DIR": d}
+        rc, out, err = run(*COMPILE, "--json", env=env)
+        check(rc == 0, f"jit compile --json: {rc} {err!r}")
+        if rc == 0:
+            r = json.loads(out)
+            check(r["symbol"].startswith("_Z") and r["arch"] == "sm_90a" and r["cache"] == "miss" and
+                  r["output"] == "cubin" and r["resources"]["max_threads"] == 128 and r["dumped"] is None,
+                  f"jit compile --json: {r}")
+        rc, out, err = run("cache", "stats", "--json", env=env)
+        check(rc == 0 and json.loads(out) == {"folder": d, "disk_cache_enabled": True, "entries": 1, "valid": 1,
+                                             "damaged": 0, "bytes": json.loads(out)["bytes"], "format": 1},
+              f"cache stats --json: {rc} {out!r} {err!r}")
+        rc, out, err = run("cache", "list", "--json", env=env)
+        entries = json.loads(out) if rc == 0 else []
+        check(rc == 0 and len(entries) == 1 and entries[0]["valid"] and entries[0]["kernel"].startswith("cute_dsl_jit_test::scale<"),
+              f"cache list --json: {rc} {out!r} {err!r}")
+        open(os.path.join(d, "0" * 32 + ".cdk"), "w").write('"quote" and \\ backslash')
+        rc, out, _ = run("cache", "list", "--json", env=env)
+        check(rc == 0 and len(json.loads(out)) == 2, f"cache list --json with a damaged entry: {rc} {out!r}")
+        rc, _, err = run("cache", "stats", "--bogus", env=env)
+        check(rc == 2 and err.startswith("ERROR: unknown argument '--bogus'"), f"cache stats --bogus: {rc} {err!r}")
+
+
 def case_cache_environment():
     with tempfile.TemporaryDirectory() as d:
         rc, out, err = run("cache", "stats", env={"CUTE_DSL_CACHE_DIR": d, "CUTE_DSL_DISABLE_FILE_CACHE": "1"})
