@@ -20,7 +20,11 @@ function(cute_dsl_require_cuda_cxx20 target)
     set(value "$<$<COMPILE_LANGUAGE:CUDA>:-std=c++20>")
   endif()
   if("${ARGN}" STREQUAL "BUILD_INTERFACE_ONLY")
-    set(value "$<BUILD_INTERFACE:${value}>")
+    # Our own host-only targets (the JIT, the tool; CUTE_DSL_HOST_ONLY) skip the requirement: when
+    # a parent project enables CUDA only after add_subdirectory(cute_dsl), their directories know
+    # no CUDA features, and CMake >= 3.25.2 would stop at generate time on the cuda_std_20 feature
+    # ("No known features for CUDA compiler"). The parent's own targets still get it.
+    set(value "$<BUILD_INTERFACE:$<$<NOT:$<BOOL:$<TARGET_PROPERTY:CUTE_DSL_HOST_ONLY>>>:${value}>>")
   elseif(NOT "${ARGN}" STREQUAL "")
     message(FATAL_ERROR "cute_dsl_require_cuda_cxx20: unexpected arguments: ${ARGN}")
   endif()

@@ -8,6 +8,7 @@
 
 #include "cute_dsl/jit/log.hpp"
 
+#include "env.hpp"
 #include "request_fingerprint.hpp"
 
 #include <fcntl.h>
@@ -82,20 +83,12 @@ std::string_view to_string(CacheOutcome o) {
 
 CacheConfig CacheConfig::from_environment() {
   CacheConfig c;
-  if (const char* v = std::getenv("CUTE_DSL_DISABLE_FILE_CACHE"); v && *v && std::string_view(v) != "0") {
-    c.use_disk = false;
-    return c;
-  }
-  if (const char* v = std::getenv("CUTE_DSL_CACHE_MAX_BYTES"); v && *v) {
-    char* end = nullptr;
-    const unsigned long long n = std::strtoull(v, &end, 10);
-    if (end && *end == '\0') c.max_bytes = n;
-    else log(LogLevel::warn, std::string("CUTE_DSL_CACHE_MAX_BYTES='") + v + "' is not a byte count; ignored");
-  }
+  if (const auto n = detail::env_bytes("CUTE_DSL_CACHE_MAX_BYTES")) c.max_bytes = *n;
+  // The folder is named even when the disk cache is off: `cute-dsl cache` still inspects it.
   if (const char* v = std::getenv("CUTE_DSL_CACHE_DIR"); v && *v) c.dir = v;
   else if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) c.dir = std::string(x) + "/cute_dsl";
   else if (const char* h = std::getenv("HOME"); h && *h) c.dir = std::string(h) + "/.cache/cute_dsl";
-  c.use_disk = !c.dir.empty();
+  c.use_disk = !c.dir.empty() && !detail::env_bool("CUTE_DSL_DISABLE_FILE_CACHE");
   return c;
 }
 
@@ -217,9 +210,11 @@ void KernelCache::store_on_disk(const CompiledKernel& k) {
     return;
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const std::string why = "cannot rename " + tmp + " to " + path + ": " + std::strerror(errno);
+    // One store lost, not the disk: `cute-dsl cache clear` may have removed our temporary file, or
+    // something that is no entry (a directory) sits at the path. The folder itself was writable.
+    log(LogLevel::info, "cannot rename " + tmp + " to " + path + ": " + std::strerror(errno) +
+                            "; this kernel is not stored on disk");
     ::unlink(tmp.c_str());
-    disable_disk(why);
     return;
   }
   ++disk_writes_;
@@ -251,8 +246,16 @@ std::vector<DiskEntryInfo> list_disk_entries(const std::string& dir) {
     if (!name.ends_with(kDiskEntrySuffix)) continue;
     DiskEntryInfo info;
     info.file = name;
-    info.file_bytes = e.file_size(ec);
-    if (const auto bytes = read_file(e.path().string()))
+    std::error_code file_ec;
+    if (!e.is_regular_file(file_ec)) {  // e.g. a directory by an entry's name: damaged, 0 bytes
+      out.push_back(std::move(info));
+      continue;
+    }
+    const std::uintmax_t bytes_on_disk = e.file_size(file_ec);
+    info.file_bytes = file_ec ? 0 : bytes_on_disk;
+    const auto bytes = read_file(e.path().string());
+    if (!bytes && !fs::exists(e.path(), file_ec)) continue;  // removed meanwhile (a clear, an eviction)
+    if (bytes)
       if (const auto k = decode_disk_entry(*bytes, nullptr)) {
         info.valid = true;
         info.key = k->key;
@@ -268,10 +271,18 @@ std::vector<DiskEntryInfo> list_disk_entries(const std::string& dir) {
 std::uint64_t clear_disk_entries(const std::string& dir) {
   std::uint64_t removed = 0;
   std::error_code ec;
+  const auto now = fs::file_time_type::clock::now();
   for (const auto& e : fs::directory_iterator(dir, ec)) {
     const std::string name = e.path().filename().string();
-    if (name.ends_with(kDiskEntrySuffix) || name.find(std::string(kDiskEntrySuffix) + ".tmp.") != std::string::npos)
-      if (fs::remove(e.path(), ec)) ++removed;
+    bool remove = name.ends_with(kDiskEntrySuffix);
+    if (name.find(std::string(kDiskEntrySuffix) + ".tmp.") != std::string::npos) {
+      // A temporary file is another process's store in flight (milliseconds) unless it is old: a
+      // leftover of a crash. Removing one in flight would only cost that store, but leave it be.
+      std::error_code time_ec;
+      const auto written = e.last_write_time(time_ec);
+      remove = !time_ec && now - written > kLeftoverTemporaryAge;
+    }
+    if (remove && fs::remove_all(e.path(), ec) > 0) ++removed;
   }
   return removed;
 }

@@ -6,6 +6,7 @@
 
 #include "build_config.hpp"
 #include "embedded_headers.hpp"
+#include "env.hpp"
 #include "link.hpp"
 #include "request_fingerprint.hpp"
 
@@ -50,10 +51,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-bool env_flag(const char* name) {
-  const char* v = std::getenv(name);
-  return v && *v && std::string_view(v) != "0";
-}
+bool env_flag(const char* name) { return detail::env_bool(name); }
 
 std::string join(const std::vector<std::string>& v) {
   std::string out;
@@ -220,6 +218,10 @@ Expected<KernelPtr, JitError> compile_with(const KernelSpec& spec, const Compile
   // 2. Validate and describe the work.
   if (spec.kernel.empty())
     return unexpected(JitError{JitErrorKind::invalid_spec, "KernelSpec::kernel is empty", {}, {}, {}});
+  if (!is_kernel_name(spec.kernel))
+    return unexpected(JitError{JitErrorKind::invalid_spec, "KernelSpec::kernel '" + spec.kernel.substr(0, 80) +
+                               (spec.kernel.size() > 80 ? "...'" : "'") + " is not a kernel name such as ns::scale",
+                               {}, {}, "template arguments go in KernelSpec::template_args (--targs)"});
   if (spec.header.empty() == spec.source.empty())
     return unexpected(JitError{JitErrorKind::invalid_spec, "a KernelSpec needs exactly one of `header` and `source`",
                                {}, {}, {}});

@@ -2,6 +2,7 @@
 
 #include "cute_dsl/jit/log.hpp"
 
+#include "env.hpp"
 #include "process.hpp"
 
 #include <cctype>
@@ -12,21 +13,6 @@
 #include <mutex>
 
 namespace cute_dsl::jit {
-
-namespace {
-
-namespace fs = std::filesystem;
-
-// Letters and digits kept, every other run of characters becomes one '_'; at most 64 characters.
-std::string sanitize(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (std::isalnum(static_cast<unsigned char>(c))) out.push_back(c);
-    else if (out.empty() || out.back() != '_') out.push_back('_');
-    if (out.size() == 64) break;
-  }
-  return out;
-}
 
 std::string json_string(std::string_view s) {
   std::string out = "\"";
@@ -41,6 +27,21 @@ std::string json_string(std::string_view s) {
     out += c;
   }
   return out + '"';
+}
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Letters and digits kept, every other run of characters becomes one '_'; at most 64 characters.
+std::string sanitize(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (std::isalnum(static_cast<unsigned char>(c))) out.push_back(c);
+    else if (out.empty() || out.back() != '_') out.push_back('_');
+    if (out.size() == 64) break;
+  }
+  return out;
 }
 
 std::string json_list(const std::vector<std::string>& v) {
@@ -259,8 +260,7 @@ void report_compile(const KernelSpec& spec, const CompileOptions& options, const
                     const CompileReport& r) {
   if (t_dumping) return;  // the PTX compile of a dump reports nothing of its own
   dump_after_compile(spec, options, k, r);
-  const char* profiling = std::getenv("CUTE_DSL_JIT_TIME_PROFILING");
-  if (!profiling || !*profiling || std::string_view(profiling) == "0") return;
+  if (!detail::env_bool("CUTE_DSL_JIT_TIME_PROFILING")) return;
   char line[512];
   std::snprintf(line, sizeof line,
                 "time %s for %s (%s): source %.4f s, disk lookup %.4f s, nvrtc %.4f s, link %.4f s, "

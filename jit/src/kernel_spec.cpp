@@ -2,9 +2,15 @@
 
 #include "cute_dsl/runtime/layout.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
 #include <charconv>
-#include <fstream>
-#include <sstream>
+#include <cstring>
 
 namespace cute_dsl::jit {
 
@@ -197,14 +203,55 @@ void KernelSpec::hash_into(Hasher& h) const {
   for (const InMemoryHeader& hd : headers) h.add(hd.name).add(hd.contents);
 }
 
+bool is_kernel_name(std::string_view kernel) {
+  if (kernel.starts_with("::")) kernel.remove_prefix(2);
+  for (;;) {
+    const auto end = std::min(kernel.find("::"), kernel.size());
+    const std::string_view part = kernel.substr(0, end);
+    auto word = [](unsigned char c) { return std::isalnum(c) || c == '_'; };
+    if (part.empty() || std::isdigit(static_cast<unsigned char>(part[0])) || !std::all_of(part.begin(), part.end(), word))
+      return false;
+    if (end == kernel.size()) return true;
+    kernel.remove_prefix(end + 2);
+  }
+}
+
 Expected<InMemoryHeader, JitError> load_header_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return unexpected(JitError{JitErrorKind::io, "cannot read header '" + path + "'", {}, {}, {}});
-  std::ostringstream text;
-  text << in.rdbuf();
+  auto fail = [&](std::string why, std::string hint = {}) {
+    return unexpected(JitError{JitErrorKind::io, "cannot read '" + path + "': " + std::move(why), {}, {}, std::move(hint)});
+  };
+  // O_NONBLOCK: opening a FIFO that has no writer would wait for one forever; without a writer
+  // the read below then sees end-of-file at once, reported as an empty file.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return fail(std::strerror(errno));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st{};
+  if (::fstat(fd, &st) != 0) return fail(std::strerror(errno));
+  if (S_ISDIR(st.st_mode)) return fail("it is a directory, not a file");
+  const bool fifo = S_ISFIFO(st.st_mode);
+  if (const int flags = ::fcntl(fd, F_GETFL); flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  // Bounded: /dev/zero or a runaway generator must not read until memory runs out.
+  std::string text;
+  char buffer[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return fail(std::strerror(errno));
+    if (n == 0) break;
+    if (text.size() + static_cast<std::size_t>(n) > kMaxHeaderFileBytes)
+      return fail("larger than " + std::to_string(kMaxHeaderFileBytes >> 20) + " MiB, the most a header or source may be");
+    text.append(buffer, static_cast<std::size_t>(n));
+  }
+  if (text.empty())
+    return fail(fifo ? "a FIFO with no writer (nothing to read)" : "the file is empty");
+  // NVRTC takes sources as C strings: a NUL byte would silently end the text there.
+  if (const auto nul = text.find('\0'); nul != std::string::npos)
+    return fail("a NUL byte at offset " + std::to_string(nul) + ": not a text file");
   const auto slash = path.find_last_of('/');
-  return InMemoryHeader{slash == std::string::npos ? path : path.substr(slash + 1), text.str(), path};
+  return InMemoryHeader{slash == std::string::npos ? path : path.substr(slash + 1), std::move(text), path};
 }
 
 }  // namespace cute_dsl::jit

@@ -61,12 +61,12 @@ void CompileOptions::hash_into(Hasher& h) const {
 }
 
 Expected<std::string, JitError> resolve_arch(const std::string& requested) {
-  std::string source = "the API";
+  std::string source;  // where the arch came from, when not from the caller (CompileOptions, --arch)
   std::string arch = requested;
   if (arch.empty() || arch == "auto") {
     if (const char* env = std::getenv("CUTE_DSL_ARCH"); env && *env) {
       arch = env;
-      source = "CUTE_DSL_ARCH";
+      source = " (from CUTE_DSL_ARCH)";
     } else {
       auto device = device_arch();
       if (!device)
@@ -79,11 +79,11 @@ Expected<std::string, JitError> resolve_arch(const std::string& requested) {
   }
   const std::string normalized = normalize_arch(arch);
   if (normalized.empty())
-    return unexpected(option_error("arch '" + arch + "' (from " + source + ") is not of the form sm_90, sm_90a or sm_100f"));
+    return unexpected(option_error("arch '" + arch + "'" + source + " is not of the form sm_90, sm_90a or sm_100f"));
   const int number = std::atoi(normalized.c_str() + 3);
   const auto archs = supported_archs();
   if (!archs.empty() && std::find(archs.begin(), archs.end(), number) == archs.end())
-    return unexpected(option_error("arch '" + normalized + "' (from " + source + ") is not supported by this NVRTC",
+    return unexpected(option_error("arch '" + normalized + "'" + source + " is not supported by this NVRTC",
                                    "this NVRTC supports " + supported_list()));
   if (normalized.back() == 'a' && number < 90)
     return unexpected(option_error("arch '" + normalized + "': arch-specific ('a') targets start at sm_90a",
@@ -108,14 +108,20 @@ Expected<std::vector<std::string>, JitError> nvrtc_options(const CompileOptions&
   const bool linked = detail::uses_linker(o);
   if (linked) args.push_back(o.lto ? "-dlto" : "-rdc=true");
   if (!(linked && o.lto)) args.push_back("-Xptxas=-O" + std::to_string(o.opt_level));
-  if (o.opt_level == 0) args.push_back("-dopt=off");
+  // opt_level is ptxas's level. NVRTC has no switch that turns NVVM's optimizer off short of -G
+  // (debug code): its `-dopt` takes only `on` (NVRTC 13 rejects `-dopt=off`), so 0 adds nothing here.
   if (o.line_info) args.push_back("-lineinfo");
   if (!o.device_asserts) args.push_back("-DNDEBUG");
   if (o.fast_math) args.push_back("-use_fast_math");
   if (o.max_registers > 0) args.push_back("-maxrregcount=" + std::to_string(o.max_registers));
   for (const auto& d : o.defines) {
-    if (d.empty() || d.find_first_of(" \t\n") != std::string::npos)
-      return unexpected(option_error("define '" + d + "' must be NAME or NAME=VALUE without spaces"));
+    // NAME must be an identifier: "=5" or "1X" would reach NVRTC as a malformed -D.
+    const std::string name = d.substr(0, d.find('='));
+    const bool identifier = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0])) &&
+                            std::all_of(name.begin(), name.end(), [](unsigned char c) { return std::isalnum(c) || c == '_'; });
+    if (!identifier || d.find_first_of(" \t\n") != std::string::npos)
+      return unexpected(option_error("define '" + d.substr(0, 80) + (d.size() > 80 ? "..." : "") +
+                                     "' must be NAME or NAME=VALUE, NAME an identifier, without spaces"));
     args.push_back("-D" + d);
   }
   for (const auto& e : o.extra_options) args.push_back(e);

@@ -256,7 +256,7 @@ bool compile_with_workers(std::span<const KernelSpec> specs, const CompileOption
     ::close(fds[1]);
     if (started != 0) {
       ::close(fds[0]);
-      log(LogLevel::info, "warmup: cannot start " + worker + "; compiling with threads");
+      log(LogLevel::warn, "warmup: cannot start " + worker + " (" + std::strerror(started) + "); compiling with threads");
       break;
     }
     workers.push_back(Worker{pid, fds[0], {}});
@@ -313,6 +313,12 @@ bool executable(const std::string& p) { return !p.empty() && ::access(p.c_str(),
 
 }  // namespace
 
+// The worker of the installed package that the program was built against: defined in the program
+// by a source that the installed CuteDSLConfig.cmake generates (on CuteDSL::jit's INTERFACE_SOURCES),
+// where the package's prefix is known, wherever it was moved. Weak: absent from the build tree's
+// programs and from programs built without the CMake package.
+extern "C" __attribute__((weak)) const char* cute_dsl_jit_installed_worker_path();
+
 std::string find_warmup_worker(const WarmupOptions& w) {
   if (!w.worker_path.empty()) return executable(w.worker_path) ? w.worker_path : std::string();
   if (const char* env = std::getenv("CUTE_DSL_JIT_WORKER"); env && *env) return executable(env) ? env : std::string();
@@ -323,6 +329,8 @@ std::string find_warmup_worker(const WarmupOptions& w) {
     for (const fs::path& candidate : {dir / name, dir / ".." / "bin" / name, dir / ".." / "libexec" / name})
       if (executable(candidate.string())) return candidate.string();
   }
+  if (cute_dsl_jit_installed_worker_path != nullptr)
+    if (const char* installed = cute_dsl_jit_installed_worker_path(); installed && executable(installed)) return installed;
   return executable(detail::kBuildWorkerPath) ? std::string(detail::kBuildWorkerPath) : std::string();
 }
 
@@ -362,7 +370,9 @@ std::vector<WarmupItemResult> warmup(std::span<const KernelSpec> specs, const Co
                             " worker processes (" + worker + ")");
     workers_ran = compile_with_workers(specs, worker_options, worker, count, cache, progress, state, errors);
   } else {
-    log(LogLevel::info, "warmup: compiling with " + std::to_string(count) + " threads in this process: " + why_not);
+    // Asked for processes and not getting them is worth a warning: warmup is then slower.
+    log(warmup_options.use_processes ? LogLevel::warn : LogLevel::info,
+        "warmup: compiling with " + std::to_string(count) + " threads in this process: " + why_not);
   }
   if (!workers_ran) {
     compile_with_threads(specs, options, count, cache, progress, results);

@@ -4,6 +4,7 @@
 // --no-gpu): compiles them for sm_90a, prints what each costs (registers, shared and local memory,
 // CUBIN size), where the cache is, and says that no GPU was found. Starts on any machine: the
 // driver is loaded only when asked for, and the CUDA runtime is linked statically.
+#include "cli_number.hpp"
 #include "commands.hpp"
 #include "demo.hpp"
 
@@ -65,10 +66,18 @@ int demo_command(std::span<char* const> args) {
     const std::string_view a = args[i];
     if (a == "--help" || a == "-h") { usage(stdout); return 0; }
     if (a == "--no-gpu") { no_gpu = true; continue; }
-    if ((a == "--elements" || a == "--runs") && i + 1 < args.size()) {
-      const long long v = std::atoll(args[++i]);
-      if (v <= 0) { std::fprintf(stderr, "ERROR: %s needs a positive number\n", std::string(a).c_str()); return 2; }
-      if (a == "--elements") gpu.elements = v; else gpu.runs = static_cast<int>(v);
+    if (a == "--elements" || a == "--runs") {
+      if (i + 1 >= args.size()) {
+        std::fprintf(stderr, "ERROR: %s needs a value\n", std::string(a).c_str());
+        return 2;
+      }
+      const long long max = a == "--elements" ? (1ll << 36) : 1000000;
+      const auto v = parse_integer(args[++i], 1, max);
+      if (!v) {
+        std::fputs(integer_error(a, args[i], 1, max).c_str(), stderr);
+        return 2;
+      }
+      if (a == "--elements") gpu.elements = *v; else gpu.runs = static_cast<int>(*v);
       continue;
     }
     std::fprintf(stderr, "ERROR: unknown argument '%s'\n\n", std::string(a).c_str());

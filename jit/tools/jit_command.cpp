@@ -1,5 +1,6 @@
 // `cute-dsl jit compile`: instantiate a kernel template with NVRTC, without a GPU, and print
 // what it costs (registers, shared and local memory, read from the CUBIN).
+#include "cli_number.hpp"
 #include "commands.hpp"
 
 #include "cute_dsl/jit/dump.hpp"
@@ -9,6 +10,8 @@
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <optional>
 #include <string>
 
 namespace cute_dsl::tools {
@@ -20,7 +23,8 @@ void usage(std::FILE* out) {
                "usage: cute-dsl jit compile --header FILE --kernel NAME [--targs 'A, B, ...'] [options]\n"
                "       cute-dsl jit compile --source FILE --kernel NAME [--targs ...] [options]\n"
                "\n"
-               "  --header FILE     header that defines the kernel template (read from disk)\n"
+               "  --header FILE     header that defines the kernel template (read from disk; a library header\n"
+               "                    such as cute_dsl/kernels/gemm_sm90.hpp is taken from the JIT's own copy)\n"
                "  --source FILE     a whole source file instead of a header\n"
                "  --include FILE    another header the first one includes by its file name (repeatable)\n"
                "  --kernel NAME     the kernel template, possibly qualified (ns::scale)\n"
@@ -30,10 +34,11 @@ void usage(std::FILE* out) {
                "  --ptx             emit PTX instead of CUBIN\n"
                "  -O N              optimisation level 0..3 (default 3)\n"
                "  --define NAME[=V] a preprocessor definition (repeatable)\n"
-               "  --line-info --fast-math --device-asserts --max-registers N\n"
+               "  --line-info --fast-math --device-asserts --max-registers N (0..255, 0: no cap)\n"
                "  --no-lto          no link-time optimisation (CUBIN straight from NVRTC)\n"
                "  --link FILE       a device library to link: LTO-IR, CUBIN, fatbin, PTX, nvcc -dc object, .a\n"
-               "  --dump DIR        write the generated source, the binary and a JSON report to DIR\n");
+               "  --dump DIR        write the generated source, the binary and a JSON report to DIR\n"
+               "  --json            print the result as one JSON object instead of text\n");
 }
 
 // The value after args[i], advancing i; exits with status 2 when there is none.
@@ -45,21 +50,34 @@ const char* next_value(std::span<char* const> args, std::size_t& i) {
   return args[++i];
 }
 
+// The integer after args[i] (see cli_number.hpp), advancing i; exits with status 2 when there is
+// none or it is not an integer in [min, max].
+long long next_integer(std::span<char* const> args, std::size_t& i, long long min, long long max) {
+  const char* option = args[i];
+  const char* text = next_value(args, i);
+  const auto value = parse_integer(text, min, max);
+  if (!value) {
+    std::fputs(integer_error(option, text, min, max).c_str(), stderr);
+    std::exit(2);
+  }
+  return *value;
+}
+
 // The code-generation flags of `compile` and `warmup`; false when args[i] is not one of them.
 bool parse_code_option(const std::string& a, std::span<char* const> args, std::size_t& i, jit::CompileOptions& o) {
   if (a == "--arch") o.arch = next_value(args, i);
   else if (a == "--ptx") o.output = jit::OutputKind::ptx;
-  else if (a == "-O") o.opt_level = std::atoi(next_value(args, i));
+  else if (a == "-O") o.opt_level = static_cast<int>(next_integer(args, i, 0, 3));
   else if (a == "--define") o.defines.push_back(next_value(args, i));
   else if (a == "--line-info") o.line_info = true;
   else if (a == "--fast-math") o.fast_math = true;
   else if (a == "--device-asserts") o.device_asserts = true;
-  else if (a == "--max-registers") o.max_registers = std::atoi(next_value(args, i));
+  else if (a == "--max-registers") o.max_registers = static_cast<int>(next_integer(args, i, 0, 255));
   else if (a == "--no-lto") o.lto = false;
   else if (a == "--link") {
     auto lib = jit::DeviceLibrary::from_file(next_value(args, i));
     if (!lib) {
-      std::fputs(lib.error().describe().c_str(), stderr);
+      std::fprintf(stderr, "ERROR: %s", lib.error().describe().c_str());
       std::exit(2);
     }
     o.device_libraries.push_back(std::move(lib).value());
@@ -78,7 +96,7 @@ void warmup_usage(std::FILE* out) {
                "e.g. 'kernels/elementwise.cuh | my_ns::scale | f32, (4,8):(8,1), 128'. HEADER is read from\n"
                "disk (relative to FILE's folder); the arguments use --targs' syntax; '#' starts a comment.\n"
                "\n"
-               "  --workers N       worker processes (default: the number of CPUs)\n"
+               "  --workers N       worker processes, 1..1024 (default: the number of CPUs)\n"
                "  --threads         threads of this process instead of worker processes\n"
                "  --include FILE    another header the kernels include by file name (repeatable)\n"
                "  --arch, -O, --define, --ptx, --line-info, --fast-math, --device-asserts,\n"
@@ -102,7 +120,7 @@ int warmup_main(std::span<char* const> args) {
     auto value = [&] { return next_value(args, i); };
     if (a == "--help" || a == "-h") { warmup_usage(stdout); return 0; }
     else if (a == "--list") list_path = value();
-    else if (a == "--workers") warmup.workers = std::atoi(value());
+    else if (a == "--workers") warmup.workers = static_cast<int>(next_integer(args, i, 1, 1024));
     else if (a == "--threads") warmup.use_processes = false;
     else if (a == "--include") includes.push_back(value());
     else if (!parse_code_option(a, args, i, options)) {
@@ -176,6 +194,7 @@ int compile_main(std::span<char* const> args) {
   jit::CompileOptions options;
   std::string header_path, source_path, targs, dump_dir;
   std::vector<std::string> includes;
+  bool json = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string a = args[i];
     auto value = [&] { return next_value(args, i); };
@@ -186,6 +205,7 @@ int compile_main(std::span<char* const> args) {
     else if (a == "--kernel") spec.kernel = value();
     else if (a == "--targs") targs = value();
     else if (a == "--dump") dump_dir = value();
+    else if (a == "--json") json = true;
     else if (!parse_code_option(a, args, i, options)) {
       std::fprintf(stderr, "ERROR: unknown argument '%s'\n\n", a.c_str());
       usage(stderr);
@@ -206,7 +226,9 @@ int compile_main(std::span<char* const> args) {
     if (!h) return fail(h.error());
     spec.headers.push_back(std::move(*h));
   }
-  if (!header_path.empty()) {
+  if (!header_path.empty() && header_path.starts_with("cute_dsl/") && !std::filesystem::exists(header_path)) {
+    spec.header = header_path;  // one of the library's headers, embedded in the JIT: found by this name
+  } else if (!header_path.empty()) {
     auto h = jit::load_header_file(header_path);
     if (!h) return fail(h.error());
     spec.header = h->name;
@@ -226,6 +248,33 @@ int compile_main(std::span<char* const> args) {
   if (!kernel) return fail(kernel.error());
   const jit::CompiledKernel& k = **kernel;
 
+  std::optional<jit::ResourceUsage> usage;
+  if (k.output == jit::OutputKind::cubin) {
+    auto u = jit::read_resource_usage(k.binary, k.lowered_name);
+    if (!u) return fail(u.error());
+    usage = *u;
+  }
+  std::string dumped;
+  if (!dump_dir.empty()) {
+    auto base = jit::dump_artifacts(spec, options, k, report, jit::DumpOptions{dump_dir, jit::keep_all});
+    if (!base) return fail(base.error());
+    dumped = *base;
+  }
+  const char* output = k.output == jit::OutputKind::cubin ? "cubin" : "ptx";
+
+  if (json) {
+    std::printf("{\"kernel\": %s, \"symbol\": %s, \"arch\": %s, \"key\": \"%s\", \"cache\": \"%s\",\n"
+                " \"nvrtc_seconds\": %.6f, \"total_seconds\": %.6f, \"output\": \"%s\", \"bytes\": %zu",
+                jit::json_string(k.name_expression).c_str(), jit::json_string(k.lowered_name).c_str(),
+                jit::json_string(k.arch).c_str(), k.key.hex().c_str(), std::string(jit::to_string(report.outcome)).c_str(),
+                report.nvrtc_seconds, report.total_seconds, output, k.binary.size());
+    if (usage)
+      std::printf(",\n \"resources\": {\"registers\": %d, \"shared_bytes\": %lld, \"local_bytes\": %lld, \"max_threads\": %d}",
+                  usage->registers, usage->shared_bytes, usage->local_bytes, usage->max_threads);
+    std::printf(",\n \"log\": %s, \"dumped\": %s}\n", jit::json_string(k.log).c_str(),
+                dumped.empty() ? "null" : jit::json_string(dumped).c_str());
+    return 0;
+  }
   std::printf("kernel:     %s\n", k.name_expression.c_str());
   std::printf("symbol:     %s\n", k.lowered_name.c_str());
   std::printf("arch:       %s\n", k.arch.c_str());
@@ -234,24 +283,18 @@ int compile_main(std::span<char* const> args) {
     std::printf("cache:      miss (nvrtc %.3f s, total %.3f s)\n", report.nvrtc_seconds, report.total_seconds);
   else
     std::printf("cache:      %s (%.6f s)\n", std::string(jit::to_string(report.outcome)).c_str(), report.total_seconds);
-  std::printf("%-11s %zu bytes\n", k.output == jit::OutputKind::cubin ? "cubin:" : "ptx:", k.binary.size());
-  if (k.output == jit::OutputKind::cubin) {
-    auto u = jit::read_resource_usage(k.binary, k.lowered_name);
-    if (!u) return fail(u.error());
-    const jit::ResourceUsage& usage = *u;
-    std::printf("registers:  %d\n", usage.registers);
-    std::printf("shared:     %lld bytes (static; on sm_90+ with the 1 KiB reserved per block)\n", usage.shared_bytes);
-    std::printf("local:      %lld bytes per thread%s\n", usage.local_bytes, usage.local_bytes > 0 ? " (stack: spills or local arrays)" : "");
-    if (usage.max_threads > 0) std::printf("max threads: %d (__launch_bounds__)\n", usage.max_threads);
+  std::printf("%-11s %zu bytes\n", (std::string(output) + ":").c_str(), k.binary.size());
+  if (usage) {
+    std::printf("registers:  %d\n", usage->registers);
+    std::printf("shared:     %lld bytes (static; on sm_90+ with the 1 KiB reserved per block)\n", usage->shared_bytes);
+    std::printf("local:      %lld bytes per thread%s\n", usage->local_bytes,
+                usage->local_bytes > 0 ? " (stack: spills or local arrays)" : "");
+    if (usage->max_threads > 0) std::printf("max threads: %d (__launch_bounds__)\n", usage->max_threads);
   }
   if (!k.log.empty()) std::printf("nvrtc log:\n%s\n", k.log.c_str());
-
-  if (!dump_dir.empty()) {
-    auto base = jit::dump_artifacts(spec, options, k, report, jit::DumpOptions{dump_dir, jit::keep_all});
-    if (!base) return fail(base.error());
-    std::printf("dumped:     %s.* (see its .json; SASS %s)\n", base->c_str(),
+  if (!dumped.empty())
+    std::printf("dumped:     %s.* (see its .json; SASS %s)\n", dumped.c_str(),
                 jit::sass_tool().empty() ? "skipped: no cuobjdump or nvdisasm found" : "included");
-  }
   return 0;
 }
 
@@ -259,7 +302,10 @@ int compile_main(std::span<char* const> args) {
 
 int jit_command(std::span<char* const> args) {
   if (args.empty() || std::string_view(args[0]) == "--help" || std::string_view(args[0]) == "-h") {
-    usage(args.empty() ? stderr : stdout);
+    std::FILE* out = args.empty() ? stderr : stdout;
+    usage(out);
+    std::fputc('\n', out);
+    warmup_usage(out);
     return args.empty() ? 2 : 0;
   }
   if (std::string_view(args[0]) == "compile") return compile_main(args.subspan(1));

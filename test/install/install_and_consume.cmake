@@ -1,8 +1,14 @@
 # Run with cmake -P by test/install/CMakeLists.txt. STEP is one of:
-#   install  configure CuteDSL alone (no tests, tools, examples, benchmarks: what a packager
-#            does), build it, install it into WORK_DIR/prefix, check the installed files
-#   host     build the consumer as host C++ against the prefix, run it, check its output
-#   cuda     build the consumer as CUDA (nvcc) against the prefix
+#   readme      run the README's install commands ("Using it from your project") as written, with
+#               only build/pkg and /opt/cute_dsl replaced by scratch folders; check what they
+#               installed (headers, package files, LICENSE, the cute-dsl tool, no toolkit paths)
+#   host        build the consumer as host C++ against the prefix (with COMPONENTS jit when the
+#               JIT was built), run it, check its output
+#   cuda        build the consumer as CUDA (nvcc) against the prefix
+#   components  find_package(CuteDSL COMPONENTS bogus) fails and says why; so does COMPONENTS jit
+#               against a package installed without the JIT (header-only: installs with no build)
+#   subproject  a project that add_subdirectory()s the source tree, then enables CUDA: configure
+#               with TEST_CMAKE (the failure needed CMake >= 3.25.2), compile its one .cu
 cmake_minimum_required(VERSION 3.24)
 
 set(prefix "${WORK_DIR}/prefix")
@@ -17,14 +23,69 @@ function(run)
   set(run_output "${output}" PARENT_SCOPE)
 endfunction()
 
-if(STEP STREQUAL "install")
-  file(REMOVE_RECURSE "${WORK_DIR}/project-build" "${prefix}")
-  run("${CMAKE_COMMAND}" -S "${CUTE_DSL_SOURCE_DIR}" -B "${WORK_DIR}/project-build" -G "${GENERATOR}"
-      "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}" -DCMAKE_BUILD_TYPE=Release
-      -DCUTE_DSL_BUILD_TESTS=OFF -DCUTE_DSL_BUILD_EXAMPLES=OFF
-      -DCUTE_DSL_BUILD_BENCH=OFF -DCUTE_DSL_BUILD_TOOLS=OFF)
-  run("${CMAKE_COMMAND}" --build "${WORK_DIR}/project-build")
-  run("${CMAKE_COMMAND}" --install "${WORK_DIR}/project-build" --prefix "${prefix}")
+# Configures the consumer with find_package(CuteDSL ... COMPONENTS <components>), which must fail
+# with a message that matches `expected`.
+function(expect_consumer_failure build components expected)
+  file(REMOVE_RECURSE "${build}")
+  execute_process(COMMAND "${CMAKE_COMMAND}" -S "${CONSUMER_SOURCE_DIR}" -B "${build}" -G "${GENERATOR}"
+                          "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}" "-DCMAKE_PREFIX_PATH=${ARGN}"
+                          "-DCONSUMER_COMPONENTS=${components}"
+                  RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE output)
+  message(STATUS "COMPONENTS ${components}:\n${output}")
+  if(status EQUAL 0)
+    message(FATAL_ERROR "find_package(CuteDSL COMPONENTS ${components}) succeeded")
+  endif()
+  string(REGEX REPLACE "[ \t\r\n]+" " " flat "${output}")  # CMake wraps long messages
+  if(NOT flat MATCHES "${expected}")
+    message(FATAL_ERROR "find_package(CuteDSL COMPONENTS ${components}) failed without saying: ${expected}")
+  endif()
+endfunction()
+
+if(STEP STREQUAL "readme")
+  set(build "${WORK_DIR}/readme-build")
+  file(REMOVE_RECURSE "${build}" "${prefix}")
+  file(READ "${CUTE_DSL_SOURCE_DIR}/README.md" readme)
+  string(FIND "${readme}" "## Using it from your project" at)
+  if(at LESS 0)
+    message(FATAL_ERROR "README.md has no section 'Using it from your project'")
+  endif()
+  string(SUBSTRING "${readme}" ${at} -1 readme)
+  if(NOT readme MATCHES "```sh\n([^`]*)```")
+    message(FATAL_ERROR "README.md's section 'Using it from your project' has no sh block")
+  endif()
+  set(block "${CMAKE_MATCH_1}")
+  foreach(path build/pkg /opt/cute_dsl)
+    string(FIND "${block}" "${path}" found)
+    if(found LESS 0)
+      message(FATAL_ERROR "README's install commands no longer name ${path}; update this test:\n${block}")
+    endif()
+  endforeach()
+  string(REPLACE "build/pkg" "${build}" block "${block}")
+  string(REPLACE "/opt/cute_dsl" "${prefix}" block "${block}")
+  string(REPLACE "\\\n" " " block "${block}")  # continued lines
+  string(REPLACE "&&" "\n" block "${block}")
+  string(REPLACE "\n" ";" lines "${block}")
+  # The README names no generator or compiler: the environment does, as it would for a user.
+  set(ENV{CMAKE_GENERATOR} "${GENERATOR}")
+  set(ENV{CXX} "${CXX_COMPILER}")
+  foreach(line IN LISTS lines)
+    string(STRIP "${line}" line)
+    if(line STREQUAL "")
+      continue()
+    endif()
+    separate_arguments(command UNIX_COMMAND "${line}")
+    list(POP_FRONT command program)
+    if(NOT program STREQUAL "cmake")
+      message(FATAL_ERROR "README's install commands run '${program}'; this test runs only cmake")
+    endif()
+    execute_process(COMMAND "${CMAKE_COMMAND}" ${command} WORKING_DIRECTORY "${CUTE_DSL_SOURCE_DIR}"
+                    RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE output)
+    message(STATUS "$ ${line}\n${output}")
+    if(NOT status EQUAL 0)
+      message(FATAL_ERROR "the README's command failed (${status}): ${line}")
+    endif()
+  endforeach()
+
   # Every public header is installed, and the package files are where find_package looks.
   file(GLOB_RECURSE source_headers RELATIVE "${CUTE_DSL_SOURCE_DIR}/include" "${CUTE_DSL_SOURCE_DIR}/include/cute_dsl/*.hpp")
   foreach(header IN LISTS source_headers)
@@ -38,14 +99,35 @@ if(STEP STREQUAL "install")
   if(NOT config OR NOT version OR NOT targets)
     message(FATAL_ERROR "package files missing under ${prefix}: config '${config}' version '${version}' targets '${targets}'")
   endif()
+  if(NOT EXISTS "${prefix}/share/doc/CuteDSL/LICENSE")
+    message(FATAL_ERROR "not installed: share/doc/CuteDSL/LICENSE")
+  endif()
+  # Relocatable: no file of the package names the build machine's CUDA toolkit.
+  file(GLOB_RECURSE package_files "${prefix}/*/cmake/CuteDSL/*.cmake")
+  foreach(f IN LISTS package_files)
+    file(STRINGS "${f}" toolkit_paths REGEX "libnvrtc|libnvJitLink|${CUDA_TOOLKIT_LIBRARY_DIR}")
+    if(toolkit_paths AND CUDA_TOOLKIT_LIBRARY_DIR)
+      message(FATAL_ERROR "${f} names the build machine's toolkit:\n${toolkit_paths}")
+    endif()
+  endforeach()
+  # The tool is installed and runs from the prefix.
+  run("${prefix}/bin/cute-dsl" layout "(4,8):(8,1)")
+  if(EXPECT_JIT AND NOT EXISTS "${prefix}/bin/cute-dsl-jit-worker")
+    message(FATAL_ERROR "not installed: bin/cute-dsl-jit-worker")
+  endif()
   list(LENGTH source_headers count)
-  message(STATUS "installed ${count} headers and the package files into ${prefix}")
+  message(STATUS "installed ${count} headers, the package files, LICENSE and cute-dsl into ${prefix}")
 
 elseif(STEP STREQUAL "host")
   set(build "${WORK_DIR}/consumer-host")
   file(REMOVE_RECURSE "${build}")
+  set(components "")
+  if(EXPECT_JIT)
+    set(components jit)
+  endif()
   run("${CMAKE_COMMAND}" -S "${CONSUMER_SOURCE_DIR}" -B "${build}" -G "${GENERATOR}"
-      "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}" "-DCMAKE_PREFIX_PATH=${prefix}" -DCONSUMER_LANGUAGE=CXX)
+      "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}" "-DCMAKE_PREFIX_PATH=${prefix}" -DCONSUMER_LANGUAGE=CXX
+      "-DCONSUMER_COMPONENTS=${components}")
   run("${CMAKE_COMMAND}" --build "${build}")
   run("${build}/consumer_host")
   set(expected "consumer: (4,8):(8,1) at (3,5) is 29")
@@ -54,10 +136,17 @@ elseif(STEP STREQUAL "host")
     message(FATAL_ERROR "consumer_host printed:\n${run_output}\nexpected a line: ${expected}")
   endif()
   # The JIT, when installed: compiles a kernel through NVRTC from the installed copy (no GPU).
+  if(EXPECT_JIT AND NOT EXISTS "${build}/consumer_jit")
+    message(FATAL_ERROR "the JIT was built, but the consumer did not get CuteDSL::jit")
+  endif()
   if(EXISTS "${build}/consumer_jit")
     run("${build}/consumer_jit")
     if(NOT run_output MATCHES "consumer jit: compiled _Z")
       message(FATAL_ERROR "consumer_jit printed:\n${run_output}")
+    endif()
+    string(FIND "${run_output}" "consumer jit: worker ${prefix}/bin/cute-dsl-jit-worker\n" at)
+    if(at LESS 0)
+      message(FATAL_ERROR "consumer_jit did not find the installed worker ${prefix}/bin/cute-dsl-jit-worker:\n${run_output}")
     endif()
   endif()
 
@@ -69,6 +158,29 @@ elseif(STEP STREQUAL "cuda")
       "-DCMAKE_CUDA_ARCHITECTURES=${CUDA_ARCH}" "-DCMAKE_PREFIX_PATH=${prefix}" -DCONSUMER_LANGUAGE=CUDA)
   # Compile and link only: the machine that runs the tests need not have a GPU.
   run("${CMAKE_COMMAND}" --build "${build}")
+
+elseif(STEP STREQUAL "components")
+  expect_consumer_failure("${WORK_DIR}/consumer-bogus" bogus
+                          "Unknown component 'bogus' \\(CuteDSL has: cute_dsl, jit\\)" "${prefix}")
+  # A package without the JIT: header-only, so it installs without building anything.
+  set(nojit_build "${WORK_DIR}/nojit-build")
+  set(nojit_prefix "${WORK_DIR}/nojit-prefix")
+  file(REMOVE_RECURSE "${nojit_build}" "${nojit_prefix}")
+  run("${CMAKE_COMMAND}" -S "${CUTE_DSL_SOURCE_DIR}" -B "${nojit_build}" -G "${GENERATOR}"
+      "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}" -DCUTE_DSL_BUILD_TESTS=OFF -DCUTE_DSL_BUILD_EXAMPLES=OFF
+      -DCUTE_DSL_BUILD_BENCH=OFF -DCUTE_DSL_BUILD_TOOLS=OFF -DCUTE_DSL_BUILD_JIT=OFF)
+  run("${CMAKE_COMMAND}" --install "${nojit_build}" --prefix "${nojit_prefix}")
+  expect_consumer_failure("${WORK_DIR}/consumer-nojit" jit
+                          "Component 'jit' \\(CuteDSL::jit\\) is not available: this CuteDSL was installed without the JIT"
+                          "${nojit_prefix}")
+
+elseif(STEP STREQUAL "subproject")
+  set(build "${WORK_DIR}/subproject-build")
+  file(REMOVE_RECURSE "${build}")
+  run("${TEST_CMAKE}" -S "${SUBPROJECT_SOURCE_DIR}" -B "${build}" -G "${GENERATOR}"
+      "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}" "-DCMAKE_CUDA_COMPILER=${CUDA_COMPILER}"
+      "-DCMAKE_CUDA_ARCHITECTURES=${CUDA_ARCH}" "-DCUTE_DSL_DIR=${CUTE_DSL_SOURCE_DIR}")
+  run("${TEST_CMAKE}" --build "${build}" --target subproject_cuda)
 
 else()
   message(FATAL_ERROR "unknown STEP '${STEP}'")

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
 #include <functional>
 
 namespace {
@@ -225,6 +226,42 @@ TEST(DiskCache, ListAndClear) {
   EXPECT_TRUE(std::filesystem::exists(dir.path() + "/unrelated.txt"));
 }
 
+// `cache clear` leaves other processes' stores in flight alone; a store that loses its temporary
+// file or meets a directory at the entry's path skips that one store, the disk stays in use
+// (issue 13: such races turned the disk cache off for the process's lifetime).
+TEST(DiskCache, ClearAndOddEntriesCostOneStoreNotTheDisk) {
+  namespace fs = std::filesystem;
+  TempDir dir;
+  const std::string in_flight = dir.path() + "/0123.cdk.tmp.42.0.7";
+  const std::string leftover = dir.path() + "/4567.cdk.tmp.42.1.7";
+  std::ofstream(in_flight) << "half";
+  std::ofstream(leftover) << "old";
+  fs::last_write_time(leftover, fs::file_time_type::clock::now() - std::chrono::hours(1));
+  EXPECT_EQ(jit::clear_disk_entries(dir.path()), 1u);
+  EXPECT_TRUE(fs::exists(in_flight));
+  EXPECT_FALSE(fs::exists(leftover));
+  fs::remove(in_flight);
+
+  jit::Hash128 key;
+  {
+    jit::KernelCache cache(on_disk(dir.path()));
+    key = compile_into(cache, jit::CacheOutcome::miss)->key;
+  }
+  const std::string entry = dir.path() + "/" + key.hex() + std::string(jit::kDiskEntrySuffix);
+  fs::remove(entry);
+  fs::create_directory(entry);  // not empty: the damaged-entry clean-up cannot remove it
+  std::ofstream(entry + "/inside") << "x";
+  jit::KernelCache cache(on_disk(dir.path()));
+  compile_into(cache, jit::CacheOutcome::miss);
+  EXPECT_TRUE(cache.disk_enabled()) << "one store failed; the disk cache stays on";
+  const auto entries = jit::list_disk_entries(dir.path());
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_FALSE(entries[0].valid);
+  EXPECT_EQ(entries[0].file_bytes, 0u) << "a directory has no size, not 2^64 - 1";
+  EXPECT_EQ(jit::clear_disk_entries(dir.path()), 1u);
+  EXPECT_FALSE(fs::exists(entry));
+}
+
 TEST(DiskCache, EnvironmentChoosesTheFolder) {
   ::setenv("CUTE_DSL_DISABLE_FILE_CACHE", "1", 1);
   EXPECT_FALSE(jit::CacheConfig::from_environment().use_disk);
@@ -242,6 +279,43 @@ TEST(DiskCache, EnvironmentChoosesTheFolder) {
   ::unsetenv("CUTE_DSL_CACHE_MAX_BYTES");
   EXPECT_EQ(jit::CacheConfig::from_environment().max_bytes, jit::CacheConfig::kDefaultMaxBytes);
   ::setenv("CUTE_DSL_DISABLE_FILE_CACHE", "1", 1);
+}
+
+// Values are read strictly (jit/src/env.hpp): what is not a spelling of the type is a warning and
+// the default, never a silent guess (issue 13: "false" disabled the cache, -1 meant no cap).
+TEST(DiskCache, EnvironmentValuesAreReadStrictly) {
+  std::string warnings;
+  jit::set_log_sink([&](jit::LogLevel level, std::string_view s) {
+    if (level == jit::LogLevel::warn) warnings += std::string(s) + "\n";
+  });
+  ::setenv("CUTE_DSL_CACHE_DIR", "/somewhere", 1);
+  for (const char* off : {"0", "false", "No", "OFF"}) {
+    ::setenv("CUTE_DSL_DISABLE_FILE_CACHE", off, 1);
+    EXPECT_TRUE(jit::CacheConfig::from_environment().use_disk) << off;
+  }
+  for (const char* on : {"1", "true", "YES", "on"}) {
+    ::setenv("CUTE_DSL_DISABLE_FILE_CACHE", on, 1);
+    const auto c = jit::CacheConfig::from_environment();
+    EXPECT_FALSE(c.use_disk) << on;
+    EXPECT_EQ(c.dir, "/somewhere") << "the folder stays named, for `cute-dsl cache`";
+  }
+  EXPECT_TRUE(warnings.empty()) << warnings;
+  ::setenv("CUTE_DSL_DISABLE_FILE_CACHE", "maybe", 1);
+  EXPECT_TRUE(jit::CacheConfig::from_environment().use_disk);
+  EXPECT_NE(warnings.find("CUTE_DSL_DISABLE_FILE_CACHE='maybe' is not 1/true/yes/on or 0/false/no/off; ignored"),
+            std::string::npos) << warnings;
+  ::unsetenv("CUTE_DSL_DISABLE_FILE_CACHE");
+  for (const char* bad : {"-1", "4G", " 5", "99999999999999999999999"}) {
+    warnings.clear();
+    ::setenv("CUTE_DSL_CACHE_MAX_BYTES", bad, 1);
+    EXPECT_EQ(jit::CacheConfig::from_environment().max_bytes, jit::CacheConfig::kDefaultMaxBytes) << bad;
+    EXPECT_NE(warnings.find(std::string("CUTE_DSL_CACHE_MAX_BYTES='") + bad + "' is not a byte count"), std::string::npos)
+        << warnings;
+  }
+  ::unsetenv("CUTE_DSL_CACHE_MAX_BYTES");
+  ::unsetenv("CUTE_DSL_CACHE_DIR");
+  ::setenv("CUTE_DSL_DISABLE_FILE_CACHE", "1", 1);
+  jit::set_log_sink({});
 }
 
 }  // namespace

@@ -31,9 +31,9 @@ struct Lines {
   std::string text;
   Lines() {
     jit::set_log_level(jit::LogLevel::info);
-    jit::set_log_sink([this](jit::LogLevel, std::string_view s) {
+    jit::set_log_sink([this](jit::LogLevel level, std::string_view s) {
       std::lock_guard lock(m);
-      text += std::string(s) + "\n";
+      text += (level == jit::LogLevel::warn ? "warn: " : "") + std::string(s) + "\n";
     });
   }
   ~Lines() {
@@ -111,6 +111,9 @@ TEST(Warmup, AMissingWorkerFallsBackToThreads) {
   const auto results = jit::warmup(specs, options_for("sm_90a"), w, cache);
   ASSERT_TRUE(results[0].kernel) << results[0].kernel.error().describe();
   EXPECT_NE(lines.text.find("no cute-dsl-jit-worker program was found"), std::string::npos) << lines.text;
+  // A warning, shown at the default level: the caller asked for processes and gets threads.
+  EXPECT_NE(lines.text.find("warn: warmup: compiling with 1 threads in this process: no cute-dsl-jit-worker"),
+            std::string::npos) << lines.text;
 }
 
 }  // namespace

@@ -13,9 +13,22 @@ TOOL = sys.argv[1]
 failures = []
 
 
-def run(*args, stdin=None):
-    p = subprocess.run([TOOL, *args], input=stdin, capture_output=True, text=True, timeout=60)
+def run(*args, stdin=None, env=None):
+    p = subprocess.run([TOOL, *args], input=stdin, capture_output=True, text=True, timeout=60,
+                       env=None if env is None else {**os.environ, **env})
     return p.returncode, p.stdout, p.stderr
+
+
+# The JIT cases (registered only when the tool has `jit`): a kernel from the JIT's tests, a
+# private disk cache.
+KERNEL_HEADER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "jit", "kernels", "elementwise.cuh")
+COMPILE = ("jit", "compile", "--header", KERNEL_HEADER, "--kernel", "cute_dsl_jit_test::scale",
+           "--targs", "f32, (4,8):(8,1), 128", "--arch", "sm_90a")
+
+
+def one_error(err):
+    lines = err.strip().splitlines()
+    return len(lines) >= 1 and lines[0].startswith("ERROR: ")
 
 
 def check(cond, what):
@@ -149,6 +162,161 @@ def case_svg():
         other = os.path.join(d, "rank1.svg")
         rc, _, err = run("layout", f"--svg={other}", "8:1")
         check(rc == 1 and not os.path.exists(other), f"--svg rank 1: {rc} {err!r}")
+
+
+def case_numbers():
+    # Every numeric option reads the whole argument as an integer in its range (cli_number.hpp).
+    for args, fragment in [
+        (("-O", "abc"), "ERROR: -O needs an integer in 0..3, not 'abc'"),
+        (("-O", "2x"), "ERROR: -O needs an integer in 0..3, not '2x'"),
+        (("-O", "4"), "ERROR: -O needs an integer in 0..3, not '4'"),
+        (("-O", ""), "ERROR: -O needs an integer in 0..3, not ''"),
+        (("-O", " 2"), "ERROR: -O needs an integer in 0..3, not ' 2'"),
+        (("--max-registers", "abc"), "ERROR: --max-registers needs an integer in 0..255, not 'abc'"),
+        (("--max-registers", "99999999999"), "ERROR: --max-registers needs an integer in 0..255, not '99999999999'"),
+        (("--max-registers", "99999999999999999999999"), "needs an integer in 0..255"),
+        (("--max-registers", "-1"), "ERROR: --max-registers needs an integer in 0..255, not '-1'"),
+    ]:
+        rc, out, err = run(*COMPILE, *args)
+        check(rc == 2 and out == "" and one_error(err) and fragment in err, f"{args}: {rc} {out!r} {err!r}")
+    for value in ("abc", "0", "4x", "99999999999"):
+        rc, _, err = run("jit", "warmup", "--list", "/dev/null", "--workers", value)
+        check(rc == 2 and err.startswith(f"ERROR: --workers needs an integer in 1..1024, not '{value}'"),
+              f"--workers {value}: {rc} {err!r}")
+    rc, _, err = run("jit", "compile", "-O")
+    check(rc == 2 and "ERROR: -O needs a value" in err, f"-O without a value: {rc} {err!r}")
+    if "demo" in run("--help")[1]:  # built with the CUDA runtime
+        for option, value, fragment in [("--elements", "abc", "ERROR: --elements needs an integer in 1..68719476736"),
+                                        ("--runs", "3x", "ERROR: --runs needs an integer in 1..1000000, not '3x'"),
+                                        ("--elements", None, "ERROR: --elements needs a value")]:
+            rc, _, err = run("demo", option, *([value] if value else []))
+            check(rc == 2 and err.startswith(fragment), f"demo {option} {value}: {rc} {err!r}")
+
+
+def case_opt_level_0():
+    # -O 0 compiles (NVRTC 13 rejects the -dopt=off that it used to add).
+    with tempfile.TemporaryDirectory() as d:
+        rc, out, err = run(*COMPILE, "-O", "0", env={"CUTE_DSL_CACHE_DIR": d})
+        check(rc == 0 and "symbol:     _Z" in out, f"-O 0: {rc} {out!r} {err!r}")
+
+
+def case_source_files():
+    with tempfile.TemporaryDirectory() as d:
+        empty = os.path.join(d, "empty.cu")
+        open(empty, "w").close()
+        nul = os.path.join(d, "nul.cu")
+        with open(nul, "wb") as f:
+            f.write(b"template <int N> __global__ void k() {}\n\0garbage\n")
+        fifo = os.path.join(d, "fifo.cu")
+        os.mkfifo(fifo)
+        for path, fragment in [
+            ("/dev/zero", "cannot read '/dev/zero': larger than 16 MiB, the most a header or source may be"),
+            (fifo, f"cannot read '{fifo}': a FIFO with no writer (nothing to read)"),
+            (d, f"cannot read '{d}': it is a directory, not a file"),
+            (empty, f"cannot read '{empty}': the file is empty"),
+            (nul, f"cannot read '{nul}': a NUL byte at offset 40: not a text file"),
+            (os.path.join(d, "missing.cu"), "missing.cu': No such file or directory"),
+        ]:
+            for option in ("--source", "--header"):
+                rc, out, err = run("jit", "compile", option, path, "--kernel", "k", "--arch", "sm_90a")
+                check(rc == 1 and out == "" and one_error(err) and fragment in err,
+                      f"{option} {path}: {rc} {out!r} {err!r}")
+
+
+def case_unwritable_stdout():
+    # Output that cannot be written is a failure: exit status 1 and one ERROR line.
+    if not os.path.exists("/dev/full"):
+        print("SKIPPED: no /dev/full")
+        return
+    with tempfile.TemporaryDirectory() as d:
+        for args, stdin in [(COMPILE, None), (("cache", "stats", "--dir", d), None),
+                            (("layout", "--batch"), "size(8:1)\n" * 5000), (("layout", "size(8:1)"), None),
+                            (("--help",), None)]:
+            with open("/dev/full", "w") as full:
+                p = subprocess.run([TOOL, *args], input=stdin, stdout=full, stderr=subprocess.PIPE, text=True,
+                                   timeout=60, env={**os.environ, "CUTE_DSL_CACHE_DIR": d})
+            check(p.returncode == 1 and p.stderr.startswith("ERROR: cannot write the output: "),
+                  f"{args[:2]} > /dev/full: {p.returncode} {p.stderr!r}")
+
+
+def case_help_wording():
+    rc, out, err = run("cache", "stats", "--help")
+    check(rc == 0 and "usage: cute-dsl cache" in out and err == "", f"cache stats --help: {rc} {out!r} {err!r}")
+    rc, out, _ = run("jit", "--help")
+    check(rc == 0 and "jit compile" in out and "jit warmup" in out, f"jit --help: {rc} {out!r}")
+    rc, out, _ = run("help", "layout")
+    check(rc == 0 and "usage: cute-dsl layout" in out, f"help layout: {rc} {out!r}")
+    rc, _, err = run("help", "nonsense")
+    check(rc == 2 and "ERROR: unknown command 'nonsense'" in err, f"help nonsense: {rc} {err!r}")
+    rc, _, err = run(*COMPILE, "--link", "/nonexistent.a")
+    check(rc == 2 and err.startswith("ERROR: "), f"--link missing: {rc} {err!r}")
+    rc, _, err = run(*COMPILE[:-1], "sm_999")
+    check(rc == 1 and "arch 'sm_999' is not supported by this NVRTC" in err and "from the API" not in err,
+          f"--arch sm_999: {rc} {err!r}")
+    # A huge argument is not echoed back whole (nor repeated by NVRTC's log).
+    huge = "(" + "1," * 50000 + "x"
+    for option, fragment in [("--kernel", "is not a kernel name such as ns::scale"),
+                             ("--define", "must be NAME or NAME=VALUE"), ("--targs", "ERROR: ")]:
+        rc, _, err = run(*COMPILE, option, huge)  # the last --kernel/--targs wins
+        check(rc == 1 and fragment in err and len(err) < 2000, f"huge {option}: {rc} {len(err)} bytes {err[:300]!r}")
+    rc, _, err = run(*COMPILE, "--define", "=5")
+    check(rc == 1 and "define '=5' must be NAME or NAME=VALUE, NAME an identifier" in err, f"--define =5: {rc} {err!r}")
+
+
+def case_embedded_header():
+    # docs/05_gemm.md's command, as written: the library header comes from the JIT's embedded copy.
+    with tempfile.TemporaryDirectory() as d:
+        p = subprocess.run([TOOL, "jit", "compile", "--header", "cute_dsl/kernels/gemm_sm90.hpp", "--kernel",
+                            "cute_dsl::kernels::gemm_sm90_kernel", "--targs", "bf16, bf16, 256, 4, 2", "--arch", "sm_90a"],
+                           cwd=d, capture_output=True, text=True, timeout=120, env={**os.environ, "CUTE_DSL_CACHE_DIR": d})
+        check(p.returncode == 0 and "symbol:     _ZN8cute_dsl7kernels16gemm_sm90_kernel" in p.stdout,
+              f"embedded gemm header: {p.returncode} {p.stdout!r} {p.stderr!r}")
+        p = subprocess.run([TOOL, "jit", "compile", "--header", "cute_dsl/no_such.hpp", "--kernel", "k", "--arch", "sm_90a"],
+                           cwd=d, capture_output=True, text=True, timeout=60, env={**os.environ, "CUTE_DSL_CACHE_DIR": d})
+        check(p.returncode == 1 and p.stderr.startswith("ERROR: ") and "no_such.hpp" in p.stderr,
+              f"missing library header: {p.returncode} {p.stderr[:400]!r}")
+
+
+def case_json():
+    import json
+    with tempfile.TemporaryDirectory() as d:
+        env = {"CUTE_DSL_CACHE_DIR": d}
+        rc, out, err = run(*COMPILE, "--json", env=env)
+        check(rc == 0, f"jit compile --json: {rc} {err!r}")
+        if rc == 0:
+            r = json.loads(out)
+            check(r["symbol"].startswith("_Z") and r["arch"] == "sm_90a" and r["cache"] == "miss" and
+                  r["output"] == "cubin" and r["resources"]["max_threads"] == 128 and r["dumped"] is None,
+                  f"jit compile --json: {r}")
+        rc, out, err = run("cache", "stats", "--json", env=env)
+        check(rc == 0 and json.loads(out) == {"folder": d, "disk_cache_enabled": True, "entries": 1, "valid": 1,
+                                             "damaged": 0, "bytes": json.loads(out)["bytes"], "format": 1},
+              f"cache stats --json: {rc} {out!r} {err!r}")
+        rc, out, err = run("cache", "list", "--json", env=env)
+        entries = json.loads(out) if rc == 0 else []
+        check(rc == 0 and len(entries) == 1 and entries[0]["valid"] and entries[0]["kernel"].startswith("cute_dsl_jit_test::scale<"),
+              f"cache list --json: {rc} {out!r} {err!r}")
+        open(os.path.join(d, "0" * 32 + ".cdk"), "w").write('"quote" and \\ backslash')
+        rc, out, _ = run("cache", "list", "--json", env=env)
+        check(rc == 0 and len(json.loads(out)) == 2, f"cache list --json with a damaged entry: {rc} {out!r}")
+        rc, _, err = run("cache", "stats", "--bogus", env=env)
+        check(rc == 2 and err.startswith("ERROR: unknown argument '--bogus'"), f"cache stats --bogus: {rc} {err!r}")
+
+
+def case_cache_environment():
+    with tempfile.TemporaryDirectory() as d:
+        rc, out, err = run("cache", "stats", env={"CUTE_DSL_CACHE_DIR": d, "CUTE_DSL_DISABLE_FILE_CACHE": "1"})
+        check(rc == 0 and f"folder:   {d} (disk cache disabled by CUTE_DSL_DISABLE_FILE_CACHE)" in out,
+              f"stats with the disk cache off: {rc} {out!r} {err!r}")
+        rc, out, err = run("cache", "stats", env={"CUTE_DSL_CACHE_DIR": d, "CUTE_DSL_DISABLE_FILE_CACHE": "false"})
+        check(rc == 0 and f"folder:   {d}\n" in out and err == "", f"DISABLE_FILE_CACHE=false: {rc} {out!r} {err!r}")
+        missing = os.path.join(d, "missing")
+        for sub in ("stats", "list", "clear"):
+            rc, out, err = run("cache", sub, "--dir", missing)
+            check(rc == 1 and out == "" and f"ERROR: the cache folder {missing} does not exist" in err,
+                  f"cache {sub} of a missing folder: {rc} {out!r} {err!r}")
+        rc, out, err = run("cache", "stats", env={"CUTE_DSL_CACHE_DIR": d, "CUTE_DSL_CACHE_MAX_BYTES": "-1"})
+        check(rc == 0 and "CUTE_DSL_CACHE_MAX_BYTES='-1' is not a byte count" in err, f"MAX_BYTES=-1: {rc} {err!r}")
 
 
 CASES = {name[len("case_"):]: fn for name, fn in globals().items() if name.startswith("case_")}

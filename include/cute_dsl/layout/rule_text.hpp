@@ -5,6 +5,8 @@
 //   CUTE_DSL_RULE_WHY_<e>:  what the rule asks, in words.
 #pragma once
 
+#include "cute_dsl/config.hpp"  // the C++20 check, like every public header
+
 #define CUTE_DSL_RULE_NAME_capacity "Capacity: the layout has too many modes for CUTE_DSL_TREE_CAPACITY"
 #define CUTE_DSL_RULE_WHY_capacity "raise CUTE_DSL_TREE_CAPACITY or use fewer modes"
 #define CUTE_DSL_RULE_NAME_stride_divisibility "Stride Divisibility Condition"

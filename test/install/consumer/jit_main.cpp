@@ -1,6 +1,7 @@
 // A program built against the installed CuteDSL::jit: the library's headers are embedded, so
 // NVRTC finds cute_dsl/layout/layout.hpp with no include path, wherever the package lives.
 #include <cute_dsl/jit/jit.hpp>
+#include <cute_dsl/jit/warmup.hpp>
 
 #include <cstdio>
 #include <string>
@@ -22,5 +23,7 @@ int main() {
     return 1;
   }
   std::printf("consumer jit: compiled %s (%zu-byte cubin)\n", (*kernel)->lowered_name.c_str(), (*kernel)->binary.size());
+  // warmup()'s worker: the installed package's, not the build tree's it was built from.
+  std::printf("consumer jit: worker %s\n", jit::find_warmup_worker().c_str());
   return 0;
 }

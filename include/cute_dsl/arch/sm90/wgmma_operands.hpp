@@ -13,6 +13,8 @@
 // a typo shows up in every larger N at once (test/mma_atom checks N = 8 .. 256 through ptxas).
 #pragma once
 
+#include "cute_dsl/config.hpp"  // the C++20 check, like every public header
+
 #define CUTE_DSL_WGMMA_D4 "%0, %1, %2, %3"
 #define CUTE_DSL_WGMMA_D8 CUTE_DSL_WGMMA_D4 ", %4, %5, %6, %7"
 #define CUTE_DSL_WGMMA_D12 CUTE_DSL_WGMMA_D8 ", %8, %9, %10, %11"

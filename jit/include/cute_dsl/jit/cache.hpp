@@ -13,6 +13,7 @@
 #include "cute_dsl/jit/kernel_spec.hpp"
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -114,7 +115,10 @@ KernelCache& default_cache();
 
 // Disk maintenance, for `cute-dsl cache`.
 std::vector<DiskEntryInfo> list_disk_entries(const std::string& dir);
-// Removes every entry and leftover temporary file; returns how many files were removed.
+// Temporary files (a store in flight) older than this are leftovers of a crash.
+inline constexpr std::chrono::minutes kLeftoverTemporaryAge{10};
+// Removes every entry and leftover temporary file (not the temporary files of stores in flight);
+// returns how many files were removed.
 std::uint64_t clear_disk_entries(const std::string& dir);
 
 }  // namespace cute_dsl::jit

@@ -12,6 +12,7 @@
 #include "cute_dsl/jit/compile.hpp"
 
 #include <string>
+#include <string_view>
 
 namespace cute_dsl::jit {
 
@@ -23,6 +24,10 @@ Expected<std::string, JitError> dump_artifacts(const KernelSpec& spec, const Com
 // All artifacts, default options: what `cute-dsl jit compile --dump DIR` writes.
 Expected<std::string, JitError> dump_artifacts(const KernelSpec& spec, const CompiledKernel& kernel,
                                                const CompileReport& report, const std::string& dir);
+
+// `s` as a JSON string literal (quoted; quotes, backslashes and control characters escaped): the
+// dump's report and the tool's --json output.
+std::string json_string(std::string_view s);
 
 // The SASS disassembler this process uses ("/usr/local/cuda/bin/cuobjdump"), or empty.
 const std::string& sass_tool();

@@ -1,6 +1,8 @@
 // JitError: what went wrong in one step of the pipeline, with everything needed to act on it.
 #pragma once
 
+#include "cute_dsl/config.hpp"  // first: the C++20 check
+
 #include <string>
 #include <string_view>
 

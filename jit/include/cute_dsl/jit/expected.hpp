@@ -3,6 +3,8 @@
 // checks by hand). Accessing the wrong alternative is a programming error and aborts.
 #pragma once
 
+#include "cute_dsl/config.hpp"  // first: the C++20 check
+
 #include <cstdio>
 #include <cstdlib>
 #include <type_traits>

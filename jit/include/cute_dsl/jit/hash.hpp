@@ -8,6 +8,8 @@
 // 2^32 entries). It is not a defence against an adversary who can write the cache directory.
 #pragma once
 
+#include "cute_dsl/config.hpp"  // first: the C++20 check
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>

@@ -10,6 +10,7 @@
 #include "cute_dsl/jit/hash.hpp"
 #include "cute_dsl/layout/tree.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -84,7 +85,17 @@ struct KernelSpec {
   void hash_into(Hasher& h) const;
 };
 
-// Reads a header file from disk into an InMemoryHeader named by its file name.
+// Whether `kernel` names a kernel as compile() needs it: an identifier, possibly qualified
+// (ns::scale, ::scale); its template arguments go in KernelSpec::template_args. Anything else
+// would reach NVRTC as source text (and its log would repeat it for every error).
+bool is_kernel_name(std::string_view kernel);
+
+// The largest header or source file load_header_file() reads.
+inline constexpr std::size_t kMaxHeaderFileBytes = std::size_t{16} << 20;
+
+// Reads a header file from disk into an InMemoryHeader named by its file name. An io error says
+// why when the path is missing or unreadable, a directory, empty (or a FIFO with no writer),
+// larger than kMaxHeaderFileBytes (a device such as /dev/zero included) or holds a NUL byte.
 Expected<InMemoryHeader, JitError> load_header_file(const std::string& path);
 
 }  // namespace cute_dsl::jit

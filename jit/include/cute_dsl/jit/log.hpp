@@ -6,6 +6,8 @@
 // their lines explicitly, so they are emitted at every level except `off`.
 #pragma once
 
+#include "cute_dsl/config.hpp"  // first: the C++20 check
+
 #include <functional>
 #include <optional>
 #include <string_view>

@@ -19,7 +19,9 @@ struct WarmupOptions {
   int workers = 0;        // processes (or threads) at once; 0: the number of CPUs
   bool progress = true;   // "compiling k/n: name" lines to the log sink (shown unless the level is off)
   // The worker program; empty: CUTE_DSL_JIT_WORKER, else `cute-dsl-jit-worker` next to this library
-  // (or the program that links it), in ../bin or ../libexec of it, else where the build put it.
+  // (or the program that links it), in ../bin or ../libexec of it, else the installed package's
+  // (programs built with find_package(CuteDSL COMPONENTS jit)), else where the build put it.
+  // When none is found or starts, warmup() warns and compiles with threads.
   std::string worker_path;
   bool use_processes = true;  // false: threads of this process, always
 };
