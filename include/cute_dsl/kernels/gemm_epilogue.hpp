@@ -48,14 +48,22 @@ struct alignas(2 * sizeof(TD)) GemmOutputPair {
 // each other; decoding the sum at run time instead would cost a shift and a mask per value and
 // keep every coordinate live (register spills at 256 columns).
 template <class Crd>
-CUTE_DSL_DEVICE int gemm_value_row(Crd const& crd, int v) {
+CUTE_DSL_DEVICE int gemm_value_row_offset(Crd const& crd, int v) {
   using It = remove_cvref_t<decltype(crd.data())>;
-  return int(get<0>(crd(0))) + int(get<0>(*It{static_cast<long long>(crd.layout()(v))}));
+  return int(get<0>(*It{static_cast<long long>(crd.layout()(v))}));
+}
+template <class Crd>
+CUTE_DSL_DEVICE int gemm_value_col_offset(Crd const& crd, int v) {
+  using It = remove_cvref_t<decltype(crd.data())>;
+  return int(get<1>(*It{static_cast<long long>(crd.layout()(v))}));
+}
+template <class Crd>
+CUTE_DSL_DEVICE int gemm_value_row(Crd const& crd, int v) {
+  return int(get<0>(crd(0))) + gemm_value_row_offset(crd, v);
 }
 template <class Crd>
 CUTE_DSL_DEVICE int gemm_value_col(Crd const& crd, int v) {
-  using It = remove_cvref_t<decltype(crd.data())>;
-  return int(get<1>(crd(0))) + int(get<1>(*It{static_cast<long long>(crd.layout()(v))}));
+  return int(get<1>(crd(0))) + gemm_value_col_offset(crd, v);
 }
 
 // Stores column groups [j_begin, j_end) (8 columns each) of the accumulator block `acc` (one
@@ -119,6 +127,10 @@ CUTE_DSL_DEVICE void gemm_store_accumulators_staged(Acc const& acc, Crd const& c
                                                     int col0, int batch, int lane, unsigned char* stage) {
   static_assert(sizeof(TD) == 2, "gemm_store_accumulators_staged: 16-bit D only (64 columns = one 128-byte row)");
   const int wrow = row0 + int(get<0>(crd(0))) / 16 * 16;  // this warp's first row: warps own 16-row bands
+  // The thread's place in its warp's 16 x 64 block, once; each value adds its static offset (the
+  // wgmma layout keeps a warp's values inside its 16-row band and a value's column offset within
+  // a 64-column block below 64 - c0: no wrap). Taking % per value kept every result live (spills).
+  const int r0 = int(get<0>(crd(0))) % 16, c0 = int(get<1>(crd(0))) % 8;
   const bool vectors = p.beta == 0.f && p.ldd % 8 == 0 && p.batch_stride_d % 8 == 0 &&
                        reinterpret_cast<unsigned long long>(p.d) % 16 == 0 && wrow + 16 <= p.m;
   TD* d = p.d + batch * p.batch_stride_d;
@@ -134,7 +146,7 @@ CUTE_DSL_DEVICE void gemm_store_accumulators_staged(Acc const& acc, Crd const& c
 #pragma unroll
       for (int j = 0; j < 8; ++j) {
         const int v = 4 * (8 * b + j) + 2 * i;
-        const int r = gemm_value_row(crd, v) % 16, cc = gemm_value_col(crd, v) % 64;  // place in the warp's 16 x 64 block
+        const int r = r0 + gemm_value_row_offset(crd, v), cc = c0 + gemm_value_col_offset(crd, v) % 64;  // in the warp's 16 x 64 block
         const GemmOutputPair<TD> pair{TD(p.alpha * acc(v)), TD(p.alpha * acc(v + 1))};
         *reinterpret_cast<GemmOutputPair<TD>*>(stage + r * 128 + (((cc / 8) ^ (r % 8)) * 16) + 2 * (cc % 8)) = pair;
       }
