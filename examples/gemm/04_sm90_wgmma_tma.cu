@@ -20,7 +20,9 @@
 #include <cute_dsl/arch/sm90/tma_copy.hpp>
 #include <cute_dsl/arch/sm90/tma_descriptor.hpp>
 #include <cute_dsl/arch/sm90/wgmma.hpp>
+#include <cute_dsl/atom/tiled_mma.hpp>
 #include <cute_dsl/kernels/gemm_epilogue.hpp>
+#include <cute_dsl/tensor/identity_tensor.hpp>
 
 #include "common/gemm_check.cuh"
 
@@ -84,8 +86,11 @@ __global__ void __launch_bounds__(128) gemm_wgmma_tma(const __grid_constant__ CU
     warpgroup_fence_operand(acc[1]);
     if (threadIdx.x == 0 && kt + kStages < k_tiles) load(kt + kStages);
   }
-  kernels::gemm_store_accumulators<bf16, BN>(acc[0], out, m0, n0, 0, threadIdx.x);
-  kernels::gemm_store_accumulators<bf16, BN>(acc[1], out, m0 + 64, n0, 0, threadIdx.x);
+  // Which element of the 64 x BN half each register holds: the atom's thread/value layout,
+  // applied to an identity tensor (the coordinates themselves).
+  auto crd = make_tiled_mma(MMA_Atom<Mma>{}).get_slice(threadIdx.x).partition_C(make_identity_tensor(make_shape(Int<64>{}, Int<BN>{})));
+  for (int h = 0; h < 2; ++h)
+    kernels::gemm_store_accumulators<bf16, BN>(make_tensor(&acc[h][0], make_layout(Int<BN / 2>{})), crd, out, m0 + 64 * h, n0, 0);
 }
 
 // A K-major operand (rows x K) as a 2-D tensor map with a 64 x box_rows box, 128-byte swizzle.

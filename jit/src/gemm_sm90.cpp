@@ -147,6 +147,10 @@ Expected<Ok, JitError> launch_gemm_sm90(LoadedKernel& kernel, const GemmSm90Type
   if (auto r = operand_map(map, p.tma_b); !r) return r;
   p.k = a.k;
   p.l = a.l;
+  p.box_a = p.box_b = GlobalBox<void>{};  // the JIT instantiates the TMA mainloop only
+  p.splits = 1;                           // and no split-K (yet)
+  p.partials = nullptr;
+  p.tile_counters = nullptr;
   p.epilogue = {a.d, a.c, a.ldd, a.batch_stride_d, a.ldc, a.batch_stride_c, a.m, a.n, a.alpha, a.beta};
 
   // Persistent grid: as many clusters as fit at once, never more than there are cluster tiles

@@ -25,6 +25,9 @@ struct Case {
   int m, n, k, l;
   float alpha, beta;
   int pad = 0;  // extra elements per row of A, B, C, D (leading dimension > extent)
+  // A and B as TMA cannot describe them: leading dimensions NOT rounded up to 8 elements and
+  // base addresses one element past a 16-byte boundary (the copy mainloop serves them).
+  bool unaligned = false;
 };
 
 template <class T>
@@ -51,7 +54,8 @@ void run_case(const Case& c, GemmSm90Config config) {
   constexpr bool a_k = MajorA == GmmaMajor::K, b_k = MajorB == GmmaMajor::K;
   // TMA needs 16-byte strides: the contiguous extent rounded up to 8 elements (a ragged K of a
   // K-major operand thus sits inside a wider row), plus the padding.
-  auto ld_of = [&](int extent) { return (extent + 7) / 8 * 8 + c.pad; };
+  auto ld_of = [&](int extent) { return (c.unaligned ? extent : (extent + 7) / 8 * 8) + c.pad; };
+  const int shift = c.unaligned ? 1 : 0;  // elements between the buffer and A / B
   const long long lda = ld_of(a_k ? c.k : c.m), ldb = ld_of(b_k ? c.k : c.n), ldd = c.n + c.pad;
   const long long sa = (a_k ? c.m : c.k) * lda, sb = (b_k ? c.n : c.k) * ldb, sd = c.m * ldd;
   const auto a_f = cute_dsl_test::random_vector<float>(sa * c.l, seed);
@@ -63,23 +67,24 @@ void run_case(const Case& c, GemmSm90Config config) {
   for (size_t i = 0; i < b.size(); ++i) b[i] = TA(b_f[i]);
   for (size_t i = 0; i < cin.size(); ++i) cin[i] = TD(c_f[i]);
 
-  DeviceBuffer<TA> da(a.size()), db(b.size());
+  DeviceBuffer<TA> da(a.size() + shift), db(b.size() + shift);
   DeviceBuffer<TD> dc(cin.size()), dd(cin.size());
   ASSERT_TRUE(da.ok() && db.ok() && dc.ok() && dd.ok());
-  CUTE_DSL_TEST_CUDA(da.upload(a));
-  CUTE_DSL_TEST_CUDA(db.upload(b));
+  CUTE_DSL_TEST_CUDA(cudaMemcpy(da.get() + shift, a.data(), a.size() * sizeof(TA), cudaMemcpyHostToDevice));
+  CUTE_DSL_TEST_CUDA(cudaMemcpy(db.get() + shift, b.data(), b.size() * sizeof(TA), cudaMemcpyHostToDevice));
   CUTE_DSL_TEST_CUDA(dc.upload(cin));
   CUTE_DSL_TEST_CUDA(dd.poison());
 
   GemmSm90Arguments<TA, TD> args{};
   args.shape = {c.m, c.n, c.k, c.l};
-  args.a = da.get(), args.lda = lda, args.batch_stride_a = sa;
-  args.b = db.get(), args.ldb = ldb, args.batch_stride_b = sb;
+  args.a = da.get() + shift, args.lda = lda, args.batch_stride_a = sa;
+  args.b = db.get() + shift, args.ldb = ldb, args.batch_stride_b = sb;
   args.d = dd.get(), args.ldd = ldd, args.batch_stride_d = sd;
   args.c = dc.get(), args.ldc = ldd, args.batch_stride_c = sd;
   args.alpha = c.alpha, args.beta = c.beta;
   args.major_a = MajorA, args.major_b = MajorB;
   ASSERT_EQ(gemm_sm90_unsupported(args), "");
+  ASSERT_EQ(gemm_sm90_tma_describable(args), !c.unaligned);
   CUTE_DSL_TEST_CUDA((gemm_sm90_majors<MajorA, MajorB>(args, nullptr, config)));
   CUTE_DSL_TEST_LAUNCHED();
   std::vector<TD> d;

@@ -61,11 +61,37 @@ TEST(GemmSm90, ManyTilesPerCtaAndMoreKBlocksThanStages) {
   run_case<__nv_bfloat16, float>({512, 12800, 392, 1, 1.f, 0.f}, {256, 4, 2});
 }
 
-TEST(GemmSm90, RejectsWhatTmaCannotLoad) {
+// Only what cannot be computed is refused; what TMA cannot describe runs on the copy mainloop.
+TEST(GemmSm90, RejectsOnlyWhatCannotBeComputed) {
+  std::vector<__nv_bfloat16> a(64), b(64);
+  std::vector<float> d(64);
   GemmSm90Arguments<__nv_bfloat16, float> args{};
-  args.shape = {16, 16, 12, 1};
-  args.lda = args.ldb = 12, args.ldd = 16;  // 24-byte rows: not a multiple of 16 bytes
-  EXPECT_NE(gemm_sm90_unsupported(args), "");
+  args.shape = {4, 4, 12, 1};
+  args.a = a.data() + 1, args.b = b.data(), args.d = d.data();
+  args.lda = args.ldb = 12, args.ldd = 4;  // 24-byte rows, a base off the 16-byte grid: no TMA
+  EXPECT_EQ(gemm_sm90_unsupported(args), "");
+  EXPECT_FALSE(gemm_sm90_tma_describable(args));
+  auto refused = [&](auto change) {
+    auto x = args;
+    change(x);
+    return !gemm_sm90_unsupported(x).empty();
+  };
+  EXPECT_TRUE(refused([](auto& x) { x.shape.k = 0; }));
+  EXPECT_TRUE(refused([](auto& x) { x.shape.m = -3; }));
+  EXPECT_TRUE(refused([](auto& x) { x.a = nullptr; }));
+  EXPECT_TRUE(refused([](auto& x) { x.beta = 1.f; }));  // no C
+  EXPECT_TRUE(refused([](auto& x) { x.lda = 11; }));    // rows overlap
+  EXPECT_TRUE(refused([&](auto& x) { x.d = reinterpret_cast<float*>(a.data() + 2); }));  // D over A
+}
+
+// Operands TMA cannot describe (K and leading dimensions not multiples of 8, bases off the 16-byte
+// grid): the copy mainloop, 128- and 64-row tiles, batches, alpha/beta.
+TEST(GemmSm90, CopyMainloopForOperandsTmaCannotDescribe) {
+  CUTE_DSL_REQUIRE_GPU(90);
+  run_case<__nv_bfloat16, __nv_bfloat16>({300, 520, 137, 1, 1.f, 0.f, 0, true}, {});
+  run_case<__nv_bfloat16, float>({130, 70, 13, 2, 0.5f, -1.5f, 3, true}, {});
+  run_case<__half, __half>({1000, 1030, 700, 1, 1.f, 0.f, 0, true}, {});
+  run_case<__nv_bfloat16, float>({40, 300, 77, 2, 1.f, 0.5f, 1, true}, {});  // skinny: the 64-row tile
 }
 
 }  // namespace

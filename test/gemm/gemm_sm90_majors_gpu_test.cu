@@ -23,6 +23,7 @@ void every_config() {
   run_case<bf16, bf16, MajorA, MajorB>({1000, 1030, 520, 2, 0.75f, 0.25f}, {});
   run_case<bf16, bf16, MajorA, MajorB>({64, 1000, 264, 1, 1.f, 0.f}, {});
   run_case<bf16, bf16, MajorA, MajorB>({2048, 2304, 64, 1, 1.f, 0.f}, {});
+  run_case<bf16, bf16, MajorA, MajorB>({301, 523, 137, 2, 1.f, 0.5f, 3, true}, {});  // the copy mainloop
 }
 
 TEST(GemmSm90Majors, NN_AColumnMajor) {

@@ -120,8 +120,9 @@ inline constexpr int kGemmEpilogueStageBytesPerWarp = 16 * 64 * 2;
 // instruction -- instead of 8 segments of 16 bytes (pairs of columns of 8 rows) straight from
 // the accumulator layout. The 16-byte chunks of each 128-byte row are XOR-ed with the row index
 // (mod 8) so that neither the pair writes (8 rows, same columns) nor the 16-byte reads hit the
-// same bank twice. Blocks that reach past M or N, beta != 0 (C is read), or a D whose rows are
-// not 16-byte aligned take the direct path.
+// same bank twice. With beta != 0 the warp first brings C's block into the stage the same way,
+// and each thread combines its values with C's from there (one rounding to TD). Blocks that reach
+// past M or N, or a D (or C) whose rows are not 16-byte aligned take the direct path.
 template <class TD, int N, class Acc, class Crd>
 CUTE_DSL_DEVICE void gemm_store_accumulators_staged(Acc const& acc, Crd const& crd, const GemmEpilogueParams<TD>& p, int row0,
                                                     int col0, int batch, int lane, unsigned char* stage) {
@@ -131,9 +132,12 @@ CUTE_DSL_DEVICE void gemm_store_accumulators_staged(Acc const& acc, Crd const& c
   // wgmma layout keeps a warp's values inside its 16-row band and a value's column offset within
   // a 64-column block below 64 - c0: no wrap). Taking % per value kept every result live (spills).
   const int r0 = int(get<0>(crd(0))) % 16, c0 = int(get<1>(crd(0))) % 8;
-  const bool vectors = p.beta == 0.f && p.ldd % 8 == 0 && p.batch_stride_d % 8 == 0 &&
-                       reinterpret_cast<unsigned long long>(p.d) % 16 == 0 && wrow + 16 <= p.m;
+  const bool read_c = p.beta != 0.f;
+  const bool vectors = p.ldd % 8 == 0 && p.batch_stride_d % 8 == 0 && reinterpret_cast<unsigned long long>(p.d) % 16 == 0 &&
+                       wrow + 16 <= p.m &&
+                       (!read_c || (p.ldc % 8 == 0 && p.batch_stride_c % 8 == 0 && reinterpret_cast<unsigned long long>(p.c) % 16 == 0));
   TD* d = p.d + batch * p.batch_stride_d;
+  const TD* c = read_c ? p.c + batch * p.batch_stride_c : nullptr;
 #pragma unroll
   for (int b = 0; b < N / 64; ++b) {  // 64-column blocks: 8 groups of 8 columns
     const int bcol = col0 + gemm_value_col(crd, 4 * 8 * b) / 64 * 64;  // the block's first column in the tile
@@ -141,14 +145,29 @@ CUTE_DSL_DEVICE void gemm_store_accumulators_staged(Acc const& acc, Crd const& c
       gemm_store_accumulator_columns<TD, N>(acc, crd, p, row0, col0, batch, 8 * b, 8 * b + 8);
       continue;
     }
+    if (read_c) {  // C's block into the stage first, with the same coalesced 16-byte accesses as D's
+#pragma unroll
+      for (int it = 0; it < 4; ++it) {
+        const int r = it * 4 + lane / 8, chunk = lane % 8;
+        *reinterpret_cast<uint4*>(stage + r * 128 + ((chunk ^ (r % 8)) * 16)) =
+            *reinterpret_cast<const uint4*>(c + (wrow + r) * p.ldc + bcol + 8 * chunk);
+      }
+      __syncwarp();
+    }
 #pragma unroll
     for (int i = 0; i < 2; ++i) {
 #pragma unroll
       for (int j = 0; j < 8; ++j) {
         const int v = 4 * (8 * b + j) + 2 * i;
         const int r = r0 + gemm_value_row_offset(crd, v), cc = c0 + gemm_value_col_offset(crd, v) % 64;  // in the warp's 16 x 64 block
-        const GemmOutputPair<TD> pair{TD(p.alpha * acc(v)), TD(p.alpha * acc(v + 1))};
-        *reinterpret_cast<GemmOutputPair<TD>*>(stage + r * 128 + (((cc / 8) ^ (r % 8)) * 16) + 2 * (cc % 8)) = pair;
+        auto* slot = reinterpret_cast<GemmOutputPair<TD>*>(stage + r * 128 + (((cc / 8) ^ (r % 8)) * 16) + 2 * (cc % 8));
+        float v0 = p.alpha * acc(v), v1 = p.alpha * acc(v + 1);
+        if (read_c) {  // one rounding: alpha * acc + beta * C in f32, then to TD
+          const GemmOutputPair<TD> cin = *slot;
+          v0 += p.beta * static_cast<float>(cin.x);
+          v1 += p.beta * static_cast<float>(cin.y);
+        }
+        *slot = GemmOutputPair<TD>{TD(v0), TD(v1)};
       }
     }
     __syncwarp();

@@ -44,6 +44,7 @@
 #pragma once
 
 #include "cute_dsl/config.hpp"
+#include "cute_dsl/algorithm/copy_box.hpp"
 #include "cute_dsl/atom/tma_atom.hpp"
 #include "cute_dsl/kernels/gemm_epilogue.hpp"
 #include "cute_dsl/kernels/gemm_tile_scheduler.hpp"
@@ -61,6 +62,15 @@ struct GemmSm90Params {
   int k;
   int l;                            // batches
   GemmEpilogueParams<TD> epilogue;  // M, N, D, C, alpha, beta
+  // A and B as plain strided tensors in the tensor maps' dimension order: what the copy producer
+  // reads when TMA cannot describe an operand (TmaLoads = false); unused otherwise.
+  GlobalBox<void> box_a, box_b;
+  // Split-K (gemm_tile_scheduler.hpp): `splits` K ranges per tile (<= 1: none); then `partials`
+  // holds cluster_tiles * splits * TileM * TileN floats and `tile_counters` one zeroed int per
+  // cluster tile (the last split of a tile resets its counter, so it stays zeroed for the next launch).
+  int splits;
+  float* partials;
+  int* tile_counters;
 };
 
 }  // namespace cute_dsl::kernels
@@ -69,12 +79,15 @@ struct GemmSm90Params {
 
 #include <cuda/std/cstdint>
 
+#include "cute_dsl/arch/named_barrier.hpp"
 #include "cute_dsl/arch/sm90/cluster.hpp"
+#include "cute_dsl/arch/sm90/fence.hpp"
 #include "cute_dsl/arch/sm90/mbarrier.hpp"
 #include "cute_dsl/arch/sm90/setmaxnreg.hpp"
 #include "cute_dsl/arch/sm90/tma_copy.hpp"
 #include "cute_dsl/arch/sm90/wgmma.hpp"
 #include "cute_dsl/kernels/gemm_sm90_layouts.hpp"
+#include "cute_dsl/pipeline/async_pipeline.hpp"
 #include "cute_dsl/pipeline/tma_pipeline.hpp"
 #include "cute_dsl/tensor/identity_tensor.hpp"
 
@@ -94,6 +107,28 @@ constexpr int kProducerRegisters = 40;
 constexpr int kConsumerRegisters = 232;  // 128 * 40 + 256 * 232 = 64512 <= 65536
 static_assert(128 * kProducerRegisters + 256 * kConsumerRegisters <= 65536,
               "gemm_sm90: the warpgroups' register budgets exceed the SM's 64K registers");
+// The copy producer (TmaLoads = false) keeps loads in flight in registers: it takes more.
+constexpr int kCopyProducerRegisters = 96;
+constexpr int kCopyConsumerRegisters = 208;
+static_assert(128 * kCopyProducerRegisters + 256 * kCopyConsumerRegisters <= 65536,
+              "gemm_sm90: the copy path's register budgets exceed the SM's 64K registers");
+
+// A tile's first element in the tensor maps' dimension order (contiguous dimension first).
+CUTE_DSL_DEVICE inline TmaBox<3> origin(GmmaMajor major, int k0, int row0, int batch) {
+  return major == GmmaMajor::K ? TmaBox<3>{{k0, row0, batch}} : TmaBox<3>{{row0, k0, batch}};
+}
+
+template <class Ring, class Storage>
+CUTE_DSL_DEVICE Ring make_ring(Storage& barriers, pipeline::TmaPipelineParams const& params) {
+  if constexpr (requires { Ring(barriers, params); }) return Ring(barriers, params);
+  else return Ring(barriers);
+}
+
+// The operand as copy_box reads it (the kernel parameters hold it untyped).
+template <class T>
+CUTE_DSL_DEVICE GlobalBox<T> typed_box(GlobalBox<void> const& b) {
+  return {static_cast<T const*>(b.ptr), {b.extent[0], b.extent[1], b.extent[2]}, {b.stride[0], b.stride[1]}};
+}
 
 // Everything the kernel derives from its template arguments.
 template <class TA, int TileM, int TileN, int Stages, int ClusterM, bool PingPong, GmmaMajor MajorA, GmmaMajor MajorB>
@@ -113,6 +148,7 @@ struct Kernel {
     typename OperandB::Buffer b;
     pipeline::PipelineStorage<Stages> barriers;  // full[s] / empty[s] of the ring
     cuda::std::uint64_t turn[2];                 // ping-pong: "consumer w may start its next K loop"
+    int last_split[2];                           // split-K: "this split is its tile's last", per consumer group
   };
 };
 
@@ -147,6 +183,42 @@ CUTE_DSL_DEVICE void consume_k_loop(Mma mma, const Ring& ring, State& state, Fra
   if (k_tiles > 0 && releaser) ring.consumer_release(reading);
 }
 
+// Split-K: this split's accumulators go to its workspace slot (value v of thread t at v * Threads
+// + t: each store instruction of the group is contiguous), then the group's thread 0 counts the
+// split in on the tile's counter. The split that arrives last adds every split's partial sums in
+// split order (deterministic) into `acc` and returns true: it runs the epilogue; the others
+// return false. Rows past M are neither stored nor read (decode: M = 1 moves 1 row, not 64).
+// `threads` consumer threads take part, synchronised by named barrier `barrier`.
+template <int Threads, class Acc, class Crd>
+CUTE_DSL_DEVICE bool reduce_split(Acc& acc, Crd const& crd, float* partials, int* counters, GemmWork const& w, int splits,
+                                  int rows_left, int thread, unsigned barrier, int& last_flag) {
+  constexpr int kValues = int(decltype(size(acc))::value);
+  constexpr long long kSlot = (long long)kValues * Threads;
+  float* tile_partials = partials + (long long)w.tile_index * splits * kSlot;
+  float* mine = tile_partials + w.split * kSlot;
+  CUTE_DSL_UNROLL
+  for (int v = 0; v < kValues; ++v)
+    if (gemm_value_row(crd, v) < rows_left) mine[v * Threads + thread] = acc(v);
+  __threadfence();  // this thread's partials, visible GPU-wide before the count says so
+  arch::named_barrier_sync(barrier, Threads);
+  if (thread == 0) {
+    const int before = atomicAdd(&counters[w.tile_index], 1);
+    last_flag = before == splits - 1;
+    if (last_flag) counters[w.tile_index] = 0;  // every split has arrived: ready for the next launch
+  }
+  arch::named_barrier_sync(barrier, Threads);
+  if (!last_flag) return false;
+  __threadfence();  // the other splits' partials (they fenced before counting)
+  CUTE_DSL_UNROLL
+  for (int v = 0; v < kValues; ++v) {
+    if (gemm_value_row(crd, v) >= rows_left) continue;
+    float sum = 0.f;
+    for (int s = 0; s < splits; ++s) sum += s == w.split ? acc(v) : __ldcg(tile_partials + s * kSlot + v * Threads + thread);
+    acc(v) = sum;
+  }
+  return true;
+}
+
 }  // namespace gemm_sm90_impl
 
 template <class TA, int TileN, int Stages, int ClusterM, bool PingPong = false, GmmaMajor MajorA = GmmaMajor::K,
@@ -174,8 +246,11 @@ using GemmSm90KernelParams =
 // which dimension of A (M x K) / B (N x K) is contiguous in global memory. TileM: 128 (each
 // consumer 64 rows), or 64 (skinny M: the consumers split TileN instead).
 // (New parameters go last, with defaults: the JIT path names instantiations by these arguments.)
+// TmaLoads false: the producer warpgroup fills the same rings with ordinary loads (copy_box), for
+// operands a tensor map cannot describe; clusters of 1 only.
 template <class TA, class TD, int TileN, int Stages, int ClusterM, bool PingPong = false,
-          GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K, int TileM = gemm_sm90_impl::kTileM>
+          GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K, int TileM = gemm_sm90_impl::kTileM,
+          bool TmaLoads = true>
 __global__ void __launch_bounds__(gemm_sm90_impl::kThreads, 1)
     gemm_sm90_kernel(const __grid_constant__ GemmSm90KernelParams<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM> p) {
   using namespace gemm_sm90_impl;
@@ -194,6 +269,7 @@ __global__ void __launch_bounds__(gemm_sm90_impl::kThreads, 1)
   static_assert(!PingPong || TileN <= 128, "gemm_sm90_kernel: a ping-pong warpgroup holds 128 x TileN accumulators: TileN <= 128");
   static_assert(TileM == 128 || TileM == 64, "gemm_sm90_kernel: TileM must be 128 or 64");
   static_assert(!kSplitN || (!PingPong && ClusterM == 1), "gemm_sm90_kernel: 64-row tiles are cooperative, without clusters");
+  static_assert(TmaLoads || ClusterM == 1, "gemm_sm90_kernel: the copy producer does not multicast: clusters of 1");
   static_assert(!kSplitN || MajorB == GmmaMajor::K || (TileN / 2) % 64 == 0,
                 "gemm_sm90_kernel: 64-row tiles with MN-major B split B at a 64-column block: TileN must be 128 or 256");
   using K = Kernel<TA, TileM, TileN, Stages, ClusterM, PingPong, MajorA, MajorB>;
@@ -211,15 +287,17 @@ __global__ void __launch_bounds__(gemm_sm90_impl::kThreads, 1)
   const int thread_in_wg = threadIdx.x % 128;
   const int cta_rank = ClusterM == 1 ? 0 : int(arch::cluster_ctarank());
 
-  // The ring: full[s] expects both tiles' bytes (own A, every CTA's share of B); each consumer
+  // The ring. TMA: full[s] expects both tiles' bytes (own A, every CTA's share of B); each consumer
   // warpgroup releases stage s to every CTA of the cluster (their producers write into it).
+  // Copy producer: full[s] completes when the 128 producer threads have stored and arrived.
   pipeline::TmaPipelineParams ring_params;
   ring_params.transaction_bytes = K::AtomA::transaction_bytes + K::AtomB::transaction_bytes;
   ring_params.consumer_arrivals = PingPong ? 1 : 2;  // warpgroups that read each stage
   ring_params.release_mask = ClusterM == 1 ? 0 : (1u << ClusterM) - 1;
-  using Ring = pipeline::TmaPipeline<Stages>;
+  using Ring = conditional_t<TmaLoads, pipeline::TmaPipeline<Stages>, pipeline::AsyncPipeline<Stages>>;
   if (threadIdx.x == 0) {
-    Ring::init(smem.barriers, ring_params);
+    if constexpr (TmaLoads) Ring::init(smem.barriers, ring_params);
+    else Ring::init(smem.barriers, pipeline::AsyncPipelineParams{128, ring_params.consumer_arrivals});
     if constexpr (PingPong) {
       arch::mbarrier_init(&smem.turn[0], 128);  // every thread of the other consumer arrives
       arch::mbarrier_init(&smem.turn[1], 128);
@@ -231,42 +309,63 @@ __global__ void __launch_bounds__(gemm_sm90_impl::kThreads, 1)
   // Every barrier is initialised before anyone (of any CTA of the cluster) uses it.
   if constexpr (ClusterM > 1) arch::cluster_sync();
   else __syncthreads();
-  const Ring ring(smem.barriers, ring_params);
+  const Ring ring = make_ring<Ring>(smem.barriers, ring_params);
 
   const GemmTileScheduler<TileM, TileN, ClusterM> scheduler(p.epilogue.m, p.epilogue.n, p.l);
   const int k_tiles = (p.k + kTileK - 1) / kTileK;
-  const int tiles = scheduler.cluster_tiles();
+  const int splits = p.splits > 1 ? p.splits : 1;  // @pre splits <= k_tiles (the launcher's choice)
+  const int tiles = scheduler.units(splits);        // units of work: (tile, split)
   const int first = blockIdx.x / ClusterM, step = gridDim.x / ClusterM;
 
   if (warpgroup == 0) {
     // ---- producer ------------------------------------------------------------------------------
-    arch::setmaxnreg_dec<kProducerRegisters>();
-    if (threadIdx.x == 0) {
-      prefetch_tma_descriptor(p.tma_a.descriptor());
-      prefetch_tma_descriptor(p.tma_b.descriptor());
-      // The rings as TMA writes them: (contiguous dim, other dim, batch, PIPE).
-      auto sA = make_tensor(make_smem_ptr(smem.a.data), typename K::OperandA::TmaRing{});
-      auto sB = make_tensor(make_smem_ptr(smem.b.data), typename K::OperandB::TmaRing{});
-      const auto tma_a = p.tma_a.get_slice(0);
-      const auto tma_b = p.tma_b.get_slice(cta_rank);  // this CTA's share of B, multicast to the cluster
-      const unsigned short multicast = ClusterM == 1 ? 0 : (1u << ClusterM) - 1;
-      auto state = pipeline::make_producer_start_state<Stages>();
+    arch::setmaxnreg_dec<TmaLoads ? kProducerRegisters : kCopyProducerRegisters>();
+    // The rings as TMA writes them: (contiguous dim, other dim, batch, PIPE).
+    auto sA = make_tensor(make_smem_ptr(smem.a.data), typename K::OperandA::TmaRing{});
+    auto sB = make_tensor(make_smem_ptr(smem.b.data), typename K::OperandB::TmaRing{});
+    auto state = pipeline::make_producer_start_state<Stages>();
+    if constexpr (TmaLoads) {
+      if (threadIdx.x == 0) {
+        prefetch_tma_descriptor(p.tma_a.descriptor());
+        prefetch_tma_descriptor(p.tma_b.descriptor());
+        const auto tma_a = p.tma_a.get_slice(0);
+        const auto tma_b = p.tma_b.get_slice(cta_rank);  // this CTA's share of B, multicast to the cluster
+        const unsigned short multicast = ClusterM == 1 ? 0 : (1u << ClusterM) - 1;
+        for (int t = first; t < tiles; t += step) {
+          const GemmWork work = scheduler.work(t, cta_rank, splits, k_tiles);
+          const GemmTile tile = work.tile;
+          for (int kt = work.k_begin; kt < work.k_end; ++kt, ++state) {
+            ring.producer_acquire(state);  // stage empty in this CTA; its bytes announced on full
+            auto& full = *ring.producer_barrier(state);
+            const int s = int(state.index());
+            copy(p.tma_a.with(full), tma_a.partition_S(origin(MajorA, kt * kTileK, tile.m_block, tile.batch)),
+                 tma_a.partition_D(sA(_, _, _, s)));
+            copy(p.tma_b.with(full, multicast), tma_b.partition_S(origin(MajorB, kt * kTileK, tile.n_block, tile.batch)),
+                 tma_b.partition_D(sB(_, _, _, s)));
+          }
+        }
+      }
+    } else {
+      const GlobalBox<TA> ga = typed_box<TA>(p.box_a), gb = typed_box<TA>(p.box_b);
       for (int t = first; t < tiles; t += step) {
-        const GemmTile tile = scheduler.tile(t, cta_rank);
-        for (int kt = 0; kt < k_tiles; ++kt, ++state) {
-          ring.producer_acquire(state);  // stage empty in this CTA; its bytes announced on full
-          auto& full = *ring.producer_barrier(state);
-          const int s = int(state.index()), k0 = kt * kTileK;
-          const TmaBox<3> box_a = MajorA == GmmaMajor::K ? TmaBox<3>{{k0, tile.m_block, tile.batch}} : TmaBox<3>{{tile.m_block, k0, tile.batch}};
-          const TmaBox<3> box_b = MajorB == GmmaMajor::K ? TmaBox<3>{{k0, tile.n_block, tile.batch}} : TmaBox<3>{{tile.n_block, k0, tile.batch}};
-          copy(p.tma_a.with(full), tma_a.partition_S(box_a), tma_a.partition_D(sA(_, _, _, s)));
-          copy(p.tma_b.with(full, multicast), tma_b.partition_S(box_b), tma_b.partition_D(sB(_, _, _, s)));
+        const GemmWork work = scheduler.work(t, cta_rank, splits, k_tiles);
+        const GemmTile tile = work.tile;
+        for (int kt = work.k_begin; kt < work.k_end; ++kt, ++state) {
+          ring.producer_acquire(state);
+          const int s = int(state.index());
+          // The consumers' wgmma (async proxy) read this stage before it was released: order
+          // those reads before these generic stores, and these stores before the next reads.
+          arch::fence_view_async_shared();
+          copy_box<128>(ga, origin(MajorA, kt * kTileK, tile.m_block, tile.batch), sA(_, _, _, s), thread_in_wg);
+          copy_box<128>(gb, origin(MajorB, kt * kTileK, tile.n_block, tile.batch), sB(_, _, _, s), thread_in_wg);
+          arch::fence_view_async_shared();
+          ring.producer_commit(state);
         }
       }
     }
   } else {
     // ---- consumers -----------------------------------------------------------------------------
-    arch::setmaxnreg_inc<kConsumerRegisters>();
+    arch::setmaxnreg_inc<TmaLoads ? kConsumerRegisters : kCopyConsumerRegisters>();
     const int consumer = warpgroup - 1;
     typename K::TiledMma mma;
     const auto thr = mma.get_slice(PingPong ? thread_in_wg : int(threadIdx.x) - 128);
@@ -279,8 +378,10 @@ __global__ void __launch_bounds__(gemm_sm90_impl::kThreads, 1)
     auto state = pipeline::make_consumer_start_state<Stages>();
     int turn = 0, my_tiles = 0;
     for (int t = first; t < tiles; t += step, ++turn) {
+      const GemmWork work = scheduler.work(t, cta_rank, splits, k_tiles);
+      const int work_k_tiles = work.k_end - work.k_begin;
       if (PingPong && turn % 2 != consumer) {  // the other warpgroup's tile: skip its stages
-        state.advance(k_tiles);
+        state.advance(work_k_tiles);
         continue;
       }
       // Ping-pong: K loops strictly alternate between the two consumers. Besides overlapping one's
@@ -291,11 +392,19 @@ __global__ void __launch_bounds__(gemm_sm90_impl::kThreads, 1)
         const int waits_before = consumer == 1 ? my_tiles : my_tiles - 1;  // consumer 0 starts free
         if (waits_before >= 0) arch::mbarrier_wait(&smem.turn[consumer], cuda::std::uint32_t(waits_before & 1));
       }
-      const GemmTile tile = scheduler.tile(t, cta_rank);
-      consume_k_loop(mma, ring, state, tCrA, tCrB, acc, k_tiles, thread_in_wg == 0);
+      const GemmTile tile = work.tile;
+      consume_k_loop(mma, ring, state, tCrA, tCrB, acc, work_k_tiles, thread_in_wg == 0);
       if constexpr (PingPong) {
         arch::mbarrier_arrive(&smem.turn[1 - consumer]);  // the other consumer's K loop may start
         ++my_tiles;
+      }
+      if (splits > 1) {
+        constexpr int kGroup = PingPong ? 128 : 256;  // the threads that computed this unit
+        const unsigned barrier = PingPong ? 2u + unsigned(consumer) : 1u;
+        const int group_thread = PingPong ? thread_in_wg : int(threadIdx.x) - 128;
+        if (!reduce_split<kGroup>(acc, tCcC, p.partials, p.tile_counters, work, splits, p.epilogue.m - tile.m_block,
+                                  group_thread, barrier, smem.last_split[PingPong ? consumer : 0]))
+          continue;  // another split of this tile finishes it
       }
       CUTE_DSL_UNROLL
       for (int h = 0; h < int(size<1>(acc)); ++h) {  // 64-row atom blocks of this thread's share

@@ -20,8 +20,11 @@
 #include <cuda_runtime.h>
 
 #include <atomic>
+#include <cstddef>
+#include <mutex>
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "cute_dsl/arch/sm90/tma_descriptor.hpp"
 #include "cute_dsl/atom/make_tma_atom.hpp"
@@ -41,6 +44,7 @@ struct GemmSm90Config {
   int cluster_m = 0;
   bool ping_pong = false;  // consumer warpgroups alternate whole tiles (gemm_sm90.hpp)
   int tile_m = 128;        // 64: skinny-M tiles, the two consumers split TileN
+  int splits = 0;          // split-K ranges per tile (0, 1: none); <= the k-blocks (K / 64)
 };
 
 template <class TA, class TD>
@@ -57,6 +61,11 @@ struct GemmSm90Arguments {
   float alpha = 1.f, beta = 0.f;
   GmmaMajor major_a = GmmaMajor::K;  // which dimension of A (M x K) is contiguous
   GmmaMajor major_b = GmmaMajor::K;  // which dimension of B (N x K) is contiguous
+  // Split-K's workspace (gemm_sm90_workspace_bytes; its first bytes zeroed once, the kernel keeps
+  // them zeroed). Null: one workspace per device, grown on demand and shared, so GEMMs that split
+  // K and run CONCURRENTLY on several streams must each pass their own.
+  void* workspace = nullptr;
+  std::size_t workspace_bytes = 0;
 };
 
 // The variants this launcher instantiates. Every one uses 192 KiB of ring (tile size x stages
@@ -69,6 +78,22 @@ inline constexpr GemmSm90Config kGemmSm90Configs[] = {
 // TileN / 2 columns, which MN-major B needs to be whole 64-column blocks.
 inline bool gemm_sm90_config_supports(GemmSm90Config c, GmmaMajor major_b) {
   return !(c.tile_m == 64 && major_b == GmmaMajor::MN && (c.tile_n / 2) % 64 != 0);
+}
+
+// Split-K: when the tiles fill less than half of the SMs (decode: M = 1..64 against N of a few
+// thousand; small outputs over a huge K), cut each tile's K loop into ranges so that tiles x
+// splits fills one wave, while each range keeps at least 4 k-blocks (256 of K: the ring's
+// prologue and the partial-sum round trip stay small next to the range's own loads). Partial
+// sums cost splits x (rows < M) x TileN x 8 bytes of workspace traffic per tile, against
+// (rows + TileN) x K x 2 bytes of operands: negligible at these shapes.
+inline int gemm_sm90_split_k(GemmShape s, GemmSm90Config c, int sm_count) {
+  const long long tiles = (long long)((s.m + c.tile_m - 1) / c.tile_m) * ((s.n + c.tile_n - 1) / c.tile_n) * s.l;
+  const int k_tiles = (s.k + 63) / 64;
+  if (c.cluster_m > 1 || tiles * 2 > sm_count) return 1;
+  long long splits = sm_count / tiles;
+  if (splits > k_tiles / 4) splits = k_tiles / 4;
+  if (splits > 32) splits = 32;
+  return splits < 2 ? 1 : int(splits);
 }
 
 // Picks the variant with the smallest estimated time: waves of tiles over the SMs, each wave
@@ -100,24 +125,49 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor m
   const long long row_blocks = (s.m + 127) / 128;
   const long long tiles = row_blocks * ((s.n + best.tile_n - 1) / best.tile_n) * (long long)s.l;
   if (best.tile_m == 128 && row_blocks >= 2 && best.tile_n >= 128 && tiles > sm_count) best.cluster_m = 2;
+  best.splits = gemm_sm90_split_k(s, best, sm_count);
   return best;
 }
 
-// Empty when the kernel can run these arguments; otherwise the rule they break.
+// Empty when the kernel can run these arguments; otherwise the rule they break. Only what cannot
+// be computed is refused: any M, N, K, L >= 1, any leading dimensions and batch strides that
+// cover their extents, pointers aligned to their element.
 template <class TA, class TD>
 std::string gemm_sm90_unsupported(const GemmSm90Arguments<TA, TD>& a) {
   const GemmShape& s = a.shape;
   if (s.m < 1 || s.n < 1 || s.k < 1 || s.l < 1) return "M, N, K and L must be at least 1";
-  auto aligned16 = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
-  if (!aligned16(a.a) || !aligned16(a.b)) return "A and B must be 16-byte aligned (TMA)";
-  if ((a.lda * (long long)sizeof(TA)) % 16 != 0 || (a.ldb * (long long)sizeof(TA)) % 16 != 0)
-    return "lda and ldb must be multiples of 16 bytes (TMA): 8 elements for 16-bit types";
-  if (s.l > 1 && ((a.batch_stride_a * (long long)sizeof(TA)) % 16 != 0 || (a.batch_stride_b * (long long)sizeof(TA)) % 16 != 0))
-    return "the batch strides of A and B must be multiples of 16 bytes (TMA)";
+  if (a.a == nullptr || a.b == nullptr || a.d == nullptr) return "A, B and D must not be null";
+  if (a.beta != 0.f && a.c == nullptr) return "beta != 0 needs C";
+  auto aligned = [](const void* p, std::size_t n) { return reinterpret_cast<std::uintptr_t>(p) % n == 0; };
+  if (!aligned(a.a, sizeof(TA)) || !aligned(a.b, sizeof(TA)) || !aligned(a.d, sizeof(TD)) || !aligned(a.c, sizeof(TD)))
+    return "A, B, C and D must be aligned to their element size";
   const long long a_row = a.major_a == GmmaMajor::K ? s.k : s.m, b_row = a.major_b == GmmaMajor::K ? s.k : s.n;
-  if (a.lda < a_row || a.ldb < b_row || a.ldd < s.n || (a.beta != 0.f && (a.c == nullptr || a.ldc < s.n)))
-    return "leading dimensions must cover the contiguous extent (A: K or M, B: K or N) and N (C, D); beta != 0 needs C";
+  if (a.lda < a_row || a.ldb < b_row || a.ldd < s.n || (a.beta != 0.f && a.ldc < s.n))
+    return "leading dimensions must cover the contiguous extent (A: K or M, B: K or N) and N (C, D)";
+  if (s.l > 1 && (a.batch_stride_a < 0 || a.batch_stride_b < 0 || a.batch_stride_d < (long long)s.m * a.ldd ||
+                  (a.beta != 0.f && a.batch_stride_c < 0)))
+    return "batch strides must be non-negative, and D's must not overlap one batch with the next";
+  // D must not overlap what the kernel still reads (A, B; C unless it IS D: in-place beta is fine).
+  auto bytes = [&](const void* p, long long ld, long long rows, long long bs, std::size_t e) {
+    const auto lo = reinterpret_cast<std::uintptr_t>(p);
+    return std::pair<std::uintptr_t, std::uintptr_t>{lo, lo + std::uintptr_t(((s.l - 1) * bs + (rows - 1) * ld + ld) * e)};
+  };
+  const auto d = bytes(a.d, a.ldd, s.m, a.batch_stride_d, sizeof(TD));
+  auto overlaps = [&](std::pair<std::uintptr_t, std::uintptr_t> x) { return x.first < d.second && d.first < x.second; };
+  const long long a_rows = a.major_a == GmmaMajor::K ? s.m : s.k, b_rows = a.major_b == GmmaMajor::K ? s.n : s.k;
+  if (overlaps(bytes(a.a, a.lda, a_rows, a.batch_stride_a, sizeof(TA))) || overlaps(bytes(a.b, a.ldb, b_rows, a.batch_stride_b, sizeof(TA))))
+    return "D must not overlap A or B";
   return {};
+}
+
+// Whether tensor maps can describe A and B (16-byte aligned bases, leading dimensions and batch
+// strides): the TMA mainloop. Otherwise the copy mainloop serves the same shapes.
+template <class TA, class TD>
+bool gemm_sm90_tma_describable(const GemmSm90Arguments<TA, TD>& a) {
+  auto aligned16 = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
+  auto bytes16 = [](long long elements) { return (elements * (long long)sizeof(TA)) % 16 == 0; };
+  return aligned16(a.a) && aligned16(a.b) && bytes16(a.lda) && bytes16(a.ldb) &&
+         (a.shape.l == 1 || (bytes16(a.batch_stride_a) && bytes16(a.batch_stride_b)));
 }
 
 namespace detail {
@@ -154,10 +204,43 @@ inline cudaError_t gemm_sm90_check_device(int device) {
   return major == 9 && minor == 0 ? cudaSuccess : cudaErrorInvalidDeviceFunction;
 }
 
+// An operand as the copy mainloop reads it: the tensor map's dimensions, untyped.
+template <class TA>
+GlobalBox<void> gemm_operand_box(const TA* p, GmmaMajor major, int rows, int k, int l, long long ld, long long batch_stride) {
+  return major == GmmaMajor::K ? GlobalBox<void>{p, {k, rows, l}, {ld, batch_stride}} : GlobalBox<void>{p, {rows, k, l}, {ld, batch_stride}};
+}
+
+// Split-K's workspace layout: one counter per cluster tile (256-byte rounded), then the partial sums.
+inline std::size_t gemm_sm90_counter_bytes(long long tiles) { return std::size_t((tiles * 4 + 255) / 256 * 256); }
+inline std::size_t gemm_sm90_workspace_bytes(long long tiles, int splits, int tile_m, int tile_n) {
+  return splits <= 1 ? 0 : gemm_sm90_counter_bytes(tiles) + std::size_t(tiles) * splits * tile_m * tile_n * 4;
+}
+
+// The device's shared split-K workspace, at least `bytes` (counters zeroed). Grows by reallocating:
+// the old one is freed after the device is idle (cudaFree synchronises).
+inline cudaError_t gemm_sm90_device_workspace(int device, std::size_t bytes, std::size_t counter_bytes, void** out) {
+  static std::mutex lock;
+  static void* buffers[kCachedDevices] = {};
+  static std::size_t sizes[kCachedDevices] = {};
+  if (!device_is_cached(device)) return cudaErrorInvalidDevice;
+  std::lock_guard<std::mutex> guard(lock);
+  if (sizes[device] < bytes) {
+    if (buffers[device] != nullptr) cudaFree(buffers[device]);
+    buffers[device] = nullptr, sizes[device] = 0;
+    const std::size_t grown = bytes + bytes / 2;
+    if (cudaError_t err = cudaMalloc(&buffers[device], grown); err != cudaSuccess) return err;
+    if (cudaError_t err = cudaMemset(buffers[device], 0, grown); err != cudaSuccess) return err;
+    sizes[device] = grown;
+  }
+  (void)counter_bytes;
+  *out = buffers[device];
+  return cudaSuccess;
+}
+
 template <class TA, class TD, GmmaMajor MajorA, GmmaMajor MajorB, int TileN, int Stages, int ClusterM, bool PingPong = false,
-          int TileM = gemm_sm90_impl::kTileM>
-cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t stream) {
-  auto* kernel = &gemm_sm90_kernel<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM>;
+          int TileM = gemm_sm90_impl::kTileM, bool TmaLoads = true>
+cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t stream, int splits = 1) {
+  auto* kernel = &gemm_sm90_kernel<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM, TmaLoads>;
   constexpr int kSmem = gemm_sm90_shared_bytes<TA, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM>;
   static std::atomic<bool> attr_set[kCachedDevices];  // the attribute is per device
   static std::atomic<int> max_clusters_by_device[kCachedDevices];  // 0: not computed yet
@@ -174,8 +257,31 @@ cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t st
 
   const GemmShape& s = a.shape;
   GemmSm90KernelParams<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM> p;
-  p.tma_a.desc = gemm_operand_map(a.a, MajorA, s.m, s.k, s.l, a.lda, a.batch_stride_a, TileM);
-  p.tma_b.desc = gemm_operand_map(a.b, MajorB, s.n, s.k, s.l, a.ldb, a.batch_stride_b, TileN / ClusterM);
+  if constexpr (TmaLoads) {
+    p.tma_a.desc = gemm_operand_map(a.a, MajorA, s.m, s.k, s.l, a.lda, a.batch_stride_a, TileM);
+    p.tma_b.desc = gemm_operand_map(a.b, MajorB, s.n, s.k, s.l, a.ldb, a.batch_stride_b, TileN / ClusterM);
+  } else {
+    p.tma_a.desc = p.tma_b.desc = TmaDescriptor{};
+  }
+  p.box_a = gemm_operand_box(a.a, MajorA, s.m, s.k, s.l, a.lda, a.batch_stride_a);
+  p.box_b = gemm_operand_box(a.b, MajorB, s.n, s.k, s.l, a.ldb, a.batch_stride_b);
+  const GemmTileScheduler<TileM, TileN, ClusterM> tiles(s.m, s.n, s.l);
+  const int k_tiles = (s.k + gemm_sm90_impl::kTileK - 1) / gemm_sm90_impl::kTileK;
+  // Clusters share B across their CTAs' tiles; split-K slots are per cluster tile: not both.
+  p.splits = ClusterM > 1 || splits < 1 ? 1 : splits > k_tiles ? k_tiles : splits;
+  p.partials = nullptr, p.tile_counters = nullptr;
+  if (p.splits > 1) {
+    const std::size_t counters = gemm_sm90_counter_bytes(tiles.cluster_tiles());
+    const std::size_t need = gemm_sm90_workspace_bytes(tiles.cluster_tiles(), p.splits, TileM * ClusterM, TileN);
+    void* ws = a.workspace;
+    if (ws == nullptr) {
+      if ((err = gemm_sm90_device_workspace(device, need, counters, &ws)) != cudaSuccess) return err;
+    } else if (a.workspace_bytes < need) {
+      return cudaErrorInvalidValue;
+    }
+    p.tile_counters = static_cast<int*>(ws);
+    p.partials = reinterpret_cast<float*>(static_cast<char*>(ws) + counters);
+  }
   p.k = s.k;
   p.l = s.l;
   p.epilogue = {a.d, a.c, a.ldd, a.batch_stride_d, a.ldc, a.batch_stride_c, s.m, s.n, a.alpha, a.beta};
@@ -208,8 +314,8 @@ cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t st
     if (max_clusters < 1) max_clusters = 1;
     if (cached) max_clusters_by_device[device].store(max_clusters, std::memory_order_relaxed);
   }
-  const GemmTileScheduler<TileM, TileN, ClusterM> scheduler(s.m, s.n, s.l);
-  const int clusters = scheduler.cluster_tiles() < max_clusters ? scheduler.cluster_tiles() : max_clusters;
+  const int units = tiles.units(p.splits);
+  const int clusters = units < max_clusters ? units : max_clusters;
   config.gridDim = dim3(clusters * ClusterM);
   return cudaLaunchKernelEx(&config, kernel, p);
 }
@@ -221,19 +327,25 @@ cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t st
 template <class TA, class TD, GmmaMajor MajorA, GmmaMajor MajorB>
 cudaError_t gemm_sm90_variant(const GemmSm90Arguments<TA, TD>& args, cudaStream_t stream, GemmSm90Config config) {
   if (!gemm_sm90_config_supports(config, MajorB)) return cudaErrorInvalidValue;
+  // Operands TMA cannot describe: the copy mainloop, in the 128 x 128 tile (or the 64-row tile
+  // the configuration asked for: skinny M).
+  if (!gemm_sm90_tma_describable(args)) {
+    if (config.tile_m == 64) return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 8, 1, false, 64, false>(args, stream, config.splits);
+    return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 1, false, 128, false>(args, stream, config.splits);
+  }
   const int key = config.tile_m * 1000000 + (config.ping_pong ? 100000 : 0) + config.tile_n * 100 + config.stages * 10 +
                   config.cluster_m;
   switch (key) {
-    case 128025642: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 256, 4, 2>(args, stream);
-    case 128025641: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 256, 4, 1>(args, stream);
-    case 128012862: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 2>(args, stream);
-    case 128012861: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 1>(args, stream);
-    case 128006481: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 64, 8, 1>(args, stream);
-    case 128112862: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 2, true>(args, stream);
+    case 128025642: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 256, 4, 2>(args, stream, config.splits);
+    case 128025641: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 256, 4, 1>(args, stream, config.splits);
+    case 128012862: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 2>(args, stream, config.splits);
+    case 128012861: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 1>(args, stream, config.splits);
+    case 128006481: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 64, 8, 1>(args, stream, config.splits);
+    case 128112862: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 2, true>(args, stream, config.splits);
     case 64006521:  // (not for MN-major B: gemm_sm90_config_supports refused it above)
-      if constexpr (MajorB == GmmaMajor::K) return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 64, 12, 1, false, 64>(args, stream);
+      if constexpr (MajorB == GmmaMajor::K) return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 64, 12, 1, false, 64>(args, stream, config.splits);
       else return cudaErrorInvalidValue;
-    case 64012881: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 8, 1, false, 64>(args, stream);
+    case 64012881: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 8, 1, false, 64>(args, stream, config.splits);
     default: return cudaErrorInvalidValue;
   }
 }

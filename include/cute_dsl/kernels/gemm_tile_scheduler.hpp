@@ -9,6 +9,11 @@
 // ClusterM vertically adjacent tiles that share the same columns of B, which is what lets them
 // load each B tile once and multicast it. A "cluster tile" is ClusterM*TileM x TileN.
 //
+// Split-K: with `splits` > 1 every cluster tile is cut into `splits` K ranges of (almost) equal
+// k-block counts, and the unit of work is (tile, split): unit u is split u % splits of cluster
+// tile u / splits. The splits of a tile write f32 partial sums to a workspace; the last one to
+// finish adds them up (gemm_sm90.hpp). Few tiles (decode: M = 1..64) then still fill the SMs.
+//
 // Order (rasterization): consecutive cluster tiles sweep the `kBand` tile columns of a band, row
 // block after row block, down the whole of M; then the next band, then the next batch. The ~66 cluster tiles in flight at
 // once then touch ~kBand columns of B and ~66/kBand row blocks of A instead of one long row of
@@ -25,6 +30,14 @@ struct GemmTile {
   int batch;    // index into L
 };
 
+// One unit of work: a tile and the k-blocks [k_begin, k_end) of its split.
+struct GemmWork {
+  GemmTile tile;
+  int tile_index;  // the cluster tile (the workspace slot of its split-K reduction)
+  int split;
+  int k_begin, k_end;
+};
+
 template <int TileM, int TileN, int ClusterM>
 struct GemmTileScheduler {
   static constexpr int kBand = 8;  // tile columns per raster band (L2 locality, see above)
@@ -37,6 +50,15 @@ struct GemmTileScheduler {
       : tiles_m((m + TileM * ClusterM - 1) / (TileM * ClusterM)), tiles_n((n + TileN - 1) / TileN), batches(l) {}
 
   CUTE_DSL_HOST_DEVICE constexpr int cluster_tiles() const { return tiles_m * tiles_n * batches; }
+  CUTE_DSL_HOST_DEVICE constexpr int units(int splits) const { return cluster_tiles() * splits; }
+
+  // Unit `u` of a problem with `k_tiles` k-blocks cut into `splits` ranges (splits <= k_tiles).
+  CUTE_DSL_HOST_DEVICE constexpr GemmWork work(int u, int cta_rank, int splits, int k_tiles) const {
+    const int t = u / splits, split = u - t * splits;
+    const int base = k_tiles / splits, extra = k_tiles - base * splits;  // the first `extra` splits get one more
+    const int k_begin = split * base + (split < extra ? split : extra);
+    return {tile(t, cta_rank), t, split, k_begin, k_begin + base + (split < extra ? 1 : 0)};
+  }
 
   // Cluster tile `t` as seen by the CTA of rank `cta_rank` in its cluster.
   CUTE_DSL_HOST_DEVICE constexpr GemmTile tile(int t, int cta_rank) const {
