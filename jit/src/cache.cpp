@@ -82,13 +82,12 @@ std::string_view to_string(CacheOutcome o) {
 }
 
 CacheConfig CacheConfig::from_environment() {
+  const detail::Environment env = detail::read_environment();
   CacheConfig c;
-  if (const auto n = detail::env_bytes("CUTE_DSL_CACHE_MAX_BYTES")) c.max_bytes = *n;
+  if (env.cache_max_bytes) c.max_bytes = *env.cache_max_bytes;
   // The folder is named even when the disk cache is off: `cute-dsl cache` still inspects it.
-  if (const char* v = std::getenv("CUTE_DSL_CACHE_DIR"); v && *v) c.dir = v;
-  else if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) c.dir = std::string(x) + "/cute_dsl";
-  else if (const char* h = std::getenv("HOME"); h && *h) c.dir = std::string(h) + "/.cache/cute_dsl";
-  c.use_disk = !c.dir.empty() && !detail::env_bool("CUTE_DSL_DISABLE_FILE_CACHE");
+  c.dir = env.cache_dir;
+  c.use_disk = !c.dir.empty() && !env.disable_file_cache;
   return c;
 }
 

@@ -2,7 +2,6 @@
 
 #include "cute_dsl/jit/log.hpp"
 
-#include "env.hpp"
 #include "process.hpp"
 
 #include <cctype>
@@ -71,24 +70,6 @@ std::string_view cache_word(CacheOutcome o) {
   return "?";
 }
 
-// The PTX beside a CUBIN: a second compile, PTX only, in a memory cache of its own (the disk
-// cache is for what programs load). Set while it runs, so that it does not dump in turn.
-thread_local bool t_dumping = false;
-
-Expected<std::string, JitError> ptx_for(const KernelSpec& spec, const CompileOptions& options, const CompiledKernel& k) {
-  if (k.output == OutputKind::ptx) return k.binary;
-  static KernelCache ptx_cache(CacheConfig{false, {}});
-  CompileOptions o = options;
-  o.output = OutputKind::ptx;
-  o.arch = k.arch;
-  o.lto = false;
-  o.device_libraries.clear();  // the kernel's own PTX; libraries are linked from their own form
-  o.dump = {};
-  auto ptx = compile(spec, o, ptx_cache);
-  if (!ptx) return unexpected(ptx.error());
-  return (*ptx)->binary;
-}
-
 std::string options_json(const CompileOptions& o) {
   return std::string("{\"arch\": ") + json_string(o.arch) + ", \"opt_level\": " + std::to_string(o.opt_level) +
          ", \"line_info\": " + (o.line_info ? "true" : "false") + ", \"device_asserts\": " +
@@ -97,27 +78,6 @@ std::string options_json(const CompileOptions& o) {
          ", \"extra_options\": " + json_list(o.extra_options) + ", \"output\": \"" +
          (o.output == OutputKind::cubin ? "cubin" : "ptx") + "\", \"lto\": " + (o.lto ? "true" : "false") +
          ", \"device_libraries\": " + std::to_string(o.device_libraries.size()) + "}";
-}
-
-// CUTE_DSL_DUMP_DIR and CUTE_DSL_KEEP, read at each compile past the memory level.
-DumpOptions dump_from_environment() {
-  DumpOptions d;
-  if (const char* dir = std::getenv("CUTE_DSL_DUMP_DIR"); dir && *dir) d.dir = dir;
-  if (const char* keep = std::getenv("CUTE_DSL_KEEP"); keep && *keep && !d.dir.empty()) {
-    if (auto bits = parse_keep(keep)) d.keep = *bits;
-    else log(LogLevel::warn, bits.error().message + "; keeping everything");
-  }
-  return d;
-}
-
-void dump_with(const KernelSpec& spec, const CompileOptions& options, const CompiledKernel& k,
-               const CompileReport& report, const DumpOptions& d) {
-  if (d.dir.empty() || t_dumping) return;
-  t_dumping = true;
-  auto written = dump_artifacts(spec, options, k, report, d);
-  t_dumping = false;
-  if (!written) log(LogLevel::warn, written.error().describe());
-  else log(LogLevel::debug, "dumped " + k.name_expression + " to " + *written + ".*");
 }
 
 }  // namespace
@@ -171,12 +131,20 @@ Expected<std::string, JitError> dump_artifacts(const KernelSpec& spec, const Com
     return true;
   };
 
-  if ((d.keep & keep_source) && !keep(".cu", generate_source(spec))) return unexpected(io_error("the source"));
+  // The source NVRTC compiled (after source hooks); a memory hit has none of its own: the
+  // generated source, before hooks.
+  if ((d.keep & keep_source) && !keep(".cu", report.source.empty() ? generate_source(spec) : report.source))
+    return unexpected(io_error("the source"));
+  // The PTX the stages made (never a compile of its own); a cache hit holds the binary only.
+  const std::string_view ptx = !report.ptx.empty() ? std::string_view(report.ptx)
+                               : k.output == OutputKind::ptx ? std::string_view(k.binary) : std::string_view();
   if (d.keep & keep_ptx) {
-    if (auto ptx = ptx_for(spec, options, k)) {
-      if (!keep(".ptx", *ptx)) return unexpected(io_error("the PTX"));
+    if (!ptx.empty()) {
+      if (!keep(".ptx", ptx)) return unexpected(io_error("the PTX"));
     } else {
-      notes.push_back("no PTX: " + ptx.error().message);
+      notes.push_back(std::string("no PTX: ") + (report.outcome == CacheOutcome::miss
+                                                     ? "this compile made none (ask for it with keep_ptx)"
+                                                     : "a cache hit keeps the CUBIN only; the PTX is written when the kernel is compiled"));
     }
   }
   if (cubin && (d.keep & keep_cubin) && !keep(".cubin", k.binary)) return unexpected(io_error("the CUBIN"));
@@ -216,6 +184,9 @@ Expected<std::string, JitError> dump_artifacts(const KernelSpec& spec, const Com
                      ", \"cache_lookup\": " + seconds(report.cache_lookup_seconds) +
                      ", \"nvrtc_compile\": " + seconds(report.nvrtc_seconds) +
                      ", \"link\": " + seconds(report.link_seconds) +
+                     ", \"front_end\": " + seconds(report.nvrtc_seconds) +
+                     ", \"back_end\": " + seconds(report.link_seconds) +
+                     ", \"back_end_ptx\": " + seconds(report.ptx_seconds) +
                      ", \"disk_write\": " + seconds(report.disk_write_seconds) +
                      ", \"total\": " + seconds(report.total_seconds) + "}";
   if (cubin)
@@ -241,34 +212,37 @@ Expected<std::string, JitError> dump_artifacts(const KernelSpec& spec, const Com
 
 namespace detail {
 
-void dump_after_compile(const KernelSpec& spec, const CompileOptions& options, const CompiledKernel& k,
-                        const CompileReport& report) {
-  dump_with(spec, options, k, report, options.dump.dir.empty() ? dump_from_environment() : options.dump);
-}
-
-std::string dump_failed_source(const KernelSpec& spec, const CompileOptions& options,
-                               const std::string& name_expression, const Hash128& key) {
-  const DumpOptions d = options.dump.dir.empty() ? dump_from_environment() : options.dump;
-  if (d.dir.empty() || t_dumping) return {};
-  std::error_code ec;
-  fs::create_directories(d.dir, ec);
-  const std::string path = (fs::path(d.dir) / (sanitize(name_expression) + "." + key.hex().substr(0, 8) + ".cu")).string();
-  return write_file(path, generate_source(spec)) ? path : std::string();
-}
-
-void report_compile(const KernelSpec& spec, const CompileOptions& options, const CompiledKernel& k,
-                    const CompileReport& r) {
-  if (t_dumping) return;  // the PTX compile of a dump reports nothing of its own
-  dump_after_compile(spec, options, k, r);
-  if (!detail::env_bool("CUTE_DSL_JIT_TIME_PROFILING")) return;
-  char line[512];
+void observe_compile(const KernelSpec& spec, const CompileOptions& options, const CompiledKernel& k,
+                     CompileReport& report, const DumpOptions& dump, bool time_profiling) {
+  if (!dump.dir.empty()) {
+    if (auto written = dump_artifacts(spec, options, k, report, dump)) {
+      report.dumped = *written;
+      log(LogLevel::debug, "dumped " + k.name_expression + " to " + *written + ".*");
+    } else {
+      log(LogLevel::warn, written.error().describe());
+    }
+  }
+  if (!time_profiling || report.outcome == CacheOutcome::memory_hit) return;
+  char line[640];
   std::snprintf(line, sizeof line,
-                "time %s for %s (%s): source %.4f s, disk lookup %.4f s, nvrtc %.4f s, link %.4f s, "
-                "disk write %.4f s, total %.4f s",
-                k.name_expression.c_str(), k.arch.c_str(), std::string(cache_word(r.outcome)).c_str(),
-                r.source_seconds, r.cache_lookup_seconds, r.nvrtc_seconds, r.link_seconds, r.disk_write_seconds,
-                r.total_seconds);
+                "time %s for %s (%s): source %.4f s, disk lookup %.4f s, front end: nvrtc %.4f s, "
+                "back end: nvJitLink LTO + ptxas and hooks %.4f s, disk write %.4f s, total %.4f s",
+                k.name_expression.c_str(), k.arch.c_str(), std::string(cache_word(report.outcome)).c_str(),
+                report.source_seconds, report.cache_lookup_seconds, report.nvrtc_seconds, report.link_seconds,
+                report.disk_write_seconds, report.total_seconds);
   log_requested(LogLevel::info, line);
+}
+
+JitError observe_failure(JitError e, const CompileRequest& request, const DumpOptions& dump) {
+  if (dump.dir.empty() || e.kind != JitErrorKind::compile) return e;
+  std::error_code ec;
+  fs::create_directories(dump.dir, ec);
+  const std::string path =
+      (fs::path(dump.dir) / (sanitize(request.name_expression) + "." + request.key.hex().substr(0, 8) + ".cu")).string();
+  if (!write_file(path, request.source)) return e;
+  if (!e.log.empty() && e.log.back() != '\n') e.log += '\n';
+  e.log += "generated source: " + path + "\n";
+  return e;
 }
 
 }  // namespace detail

@@ -33,4 +33,28 @@ std::optional<std::uint64_t> env_bytes(const char* name) {
   return std::nullopt;
 }
 
+std::string env_string(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? std::string(v) : std::string();
+}
+
+Environment read_environment() {
+  Environment e;
+  if (std::string d = env_string("CUTE_DSL_CACHE_DIR"); !d.empty()) e.cache_dir = std::move(d);
+  else if (std::string x = env_string("XDG_CACHE_HOME"); !x.empty()) e.cache_dir = x + "/cute_dsl";
+  else if (std::string h = env_string("HOME"); !h.empty()) e.cache_dir = h + "/.cache/cute_dsl";
+  e.disable_file_cache = env_bool("CUTE_DSL_DISABLE_FILE_CACHE");
+  e.cache_max_bytes = env_bytes("CUTE_DSL_CACHE_MAX_BYTES");
+  e.dump.dir = env_string("CUTE_DSL_DUMP_DIR");
+  if (const std::string keep = env_string("CUTE_DSL_KEEP"); !keep.empty() && !e.dump.dir.empty()) {
+    if (auto bits = parse_keep(keep)) e.dump.keep = *bits;
+    else log(LogLevel::warn, bits.error().message + "; keeping everything");
+  }
+  e.print_source = env_bool("CUTE_DSL_PRINT_SOURCE");
+  e.time_profiling = env_bool("CUTE_DSL_JIT_TIME_PROFILING");
+  e.cuda_home = env_string("CUDA_HOME");
+  e.cuda_path = env_string("CUDA_PATH");
+  return e;
+}
+
 }  // namespace cute_dsl::jit::detail

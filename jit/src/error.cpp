@@ -10,6 +10,7 @@ std::string_view to_string(JitErrorKind kind) {
     case JitErrorKind::compile: return "compile error";
     case JitErrorKind::nvrtc: return "NVRTC error";
     case JitErrorKind::link: return "link error";
+    case JitErrorKind::hook: return "rejected by a hook";
     case JitErrorKind::no_driver: return "no CUDA driver";
     case JitErrorKind::no_device: return "no CUDA device";
     case JitErrorKind::driver: return "CUDA driver error";

@@ -35,16 +35,22 @@ std::string nvjitlink_version() {
   return v;
 }
 
-std::string read_log(nvJitLinkHandle h, bool errors) {
+// nvJitLink's size-then-get pairs, once: the bytes, without a trailing NUL for text.
+template <class SizeFn, class GetFn>
+bool read_bytes(nvJitLinkHandle h, SizeFn size_fn, GetFn get_fn, std::string& out, bool text) {
   std::size_t size = 0;
-  if ((errors ? nvJitLinkGetErrorLogSize(h, &size) : nvJitLinkGetInfoLogSize(h, &size)) != NVJITLINK_SUCCESS ||
-      size <= 1)
-    return {};
-  std::string log(size, '\0');
-  if ((errors ? nvJitLinkGetErrorLog(h, log.data()) : nvJitLinkGetInfoLog(h, log.data())) != NVJITLINK_SUCCESS)
-    return {};
-  log.resize(size - 1);
-  return log;
+  if (size_fn(h, &size) != NVJITLINK_SUCCESS) return false;
+  out.assign(size, '\0');
+  if (size > 0 && get_fn(h, out.data()) != NVJITLINK_SUCCESS) return false;
+  if (text && !out.empty() && out.back() == '\0') out.pop_back();
+  return true;
+}
+
+std::string read_log(nvJitLinkHandle h, bool errors) {
+  std::string log;
+  const bool ok = errors ? read_bytes(h, nvJitLinkGetErrorLogSize, nvJitLinkGetErrorLog, log, true)
+                         : read_bytes(h, nvJitLinkGetInfoLogSize, nvJitLinkGetInfoLog, log, true);
+  return ok ? log : std::string();
 }
 
 std::string join(const std::vector<std::string>& v) {
@@ -60,8 +66,12 @@ bool uses_linker(const CompileOptions& o) {
 }
 
 std::vector<std::string> link_options(const CompileOptions& o, const std::string& arch) {
+  return link_options(o, arch, o.lto);
+}
+
+std::vector<std::string> link_options(const CompileOptions& o, const std::string& arch, bool lto_input) {
   std::vector<std::string> args{"-arch=" + arch};
-  if (o.lto) {
+  if (lto_input) {
     // -lto only with LTO-IR from NVRTC: with nothing to optimise, nvJitLink fails ("no module").
     // Unused variables: without it nvJitLink keeps every __device__/__constant__ variable, since
     // the host might look one up by name; a JIT kernel's host side never does.
@@ -86,9 +96,13 @@ void add_link_key(Hasher& key, const CompileOptions& o, const std::string& arch)
   for (const auto& lib : o.device_libraries) key.add(lib.content_hash());
 }
 
-Expected<std::string, JitError> link_cubin(std::string_view code, const CompileOptions& o, const std::string& arch,
-                                           const std::string& what, std::string& log) {
-  const auto args = link_options(o, arch);
+namespace {
+
+// One nvJitLink run: `code` then the device libraries; the CUBIN, or with `ptx` the LTO's PTX.
+Expected<std::string, JitError> run_link(std::string_view code, bool lto_input, bool ptx, const CompileOptions& o,
+                                         const std::string& arch, const std::string& what, std::string* log) {
+  auto args = link_options(o, arch, lto_input);
+  if (ptx) args.insert(args.begin() + 1, "-ptx");
   std::vector<const char*> argv;
   for (const auto& a : args) argv.push_back(a.c_str());
   auto fail = [&](std::string message, std::string details, std::string hint = {}) {
@@ -106,7 +120,7 @@ Expected<std::string, JitError> link_cubin(std::string_view code, const CompileO
 
   // NVJITLINK_INPUT_ANY: nvJitLink tells LTO-IR, CUBIN, fatbin, PTX, objects and archives apart
   // by their contents, so callers need not name a kind.
-  const std::string main_name = o.lto ? what + " (LTO-IR)" : what + " (CUBIN)";
+  const std::string main_name = what + (lto_input ? " (LTO-IR)" : " (CUBIN or PTX)");
   nvJitLinkResult r = nvJitLinkAddData(h, NVJITLINK_INPUT_ANY, code.data(), code.size(), main_name.c_str());
   for (std::size_t i = 0; r == NVJITLINK_SUCCESS && i < o.device_libraries.size(); ++i) {
     const auto& lib = o.device_libraries[i];
@@ -127,15 +141,27 @@ Expected<std::string, JitError> link_cubin(std::string_view code, const CompileO
     return fail("nvJitLink could not link " + what + " for " + arch + " (" + std::to_string(r) + ")", errors,
                 std::move(hint));
   }
-  std::string info = read_log(h, false);
-  if (!info.empty()) log += (log.empty() || log.back() == '\n' ? "" : "\n") + info;
-  std::size_t size = 0;
-  if (nvJitLinkGetLinkedCubinSize(h, &size) != NVJITLINK_SUCCESS)
-    return fail("nvJitLinkGetLinkedCubinSize failed for " + what, {});
-  std::string cubin(size, '\0');
-  if (nvJitLinkGetLinkedCubin(h, cubin.data()) != NVJITLINK_SUCCESS)
-    return fail("nvJitLinkGetLinkedCubin failed for " + what, {});
-  return cubin;
+  if (log) {
+    std::string info = read_log(h, false);
+    if (!info.empty()) *log += (log->empty() || log->back() == '\n' ? "" : "\n") + info;
+  }
+  std::string out;
+  const bool ok = ptx ? read_bytes(h, nvJitLinkGetLinkedPtxSize, nvJitLinkGetLinkedPtx, out, true)
+                      : read_bytes(h, nvJitLinkGetLinkedCubinSize, nvJitLinkGetLinkedCubin, out, false);
+  if (!ok) return fail(std::string(ptx ? "nvJitLinkGetLinkedPtx" : "nvJitLinkGetLinkedCubin") + " failed for " + what, {});
+  return out;
+}
+
+}  // namespace
+
+Expected<std::string, JitError> link_cubin(std::string_view code, bool lto_input, const CompileOptions& o,
+                                           const std::string& arch, const std::string& what, std::string& log) {
+  return run_link(code, lto_input, false, o, arch, what, &log);
+}
+
+Expected<std::string, JitError> link_ptx(std::string_view ltoir, const CompileOptions& o, const std::string& arch,
+                                         const std::string& what) {
+  return run_link(ltoir, true, true, o, arch, what, nullptr);
 }
 
 }  // namespace detail

@@ -18,15 +18,23 @@ bool uses_linker(const CompileOptions& o);
 
 // nvJitLink's options for `o` (arch resolved): -arch, -lto when NVRTC emitted LTO-IR,
 // -optimize-unused-variables, -O, and the code-generation options NVRTC no longer applies.
+// `lto_input` false: the input is PTX or a CUBIN even though `o.lto` is set (a hook changed the PTX).
 std::vector<std::string> link_options(const CompileOptions& o, const std::string& arch);
+std::vector<std::string> link_options(const CompileOptions& o, const std::string& arch, bool lto_input);
 
 // Adds to a content key what the link stage changes: nvJitLink's version, its options and the
 // device libraries' content hashes (never their names or paths).
 void add_link_key(Hasher& key, const CompileOptions& o, const std::string& arch);
 
-// Links `code` (NVRTC's LTO-IR, or its relocatable CUBIN) with o.device_libraries into a CUBIN.
-// `what` names the kernel in messages; nvJitLink's warnings are appended to `log`.
-Expected<std::string, JitError> link_cubin(std::string_view code, const CompileOptions& o, const std::string& arch,
-                                           const std::string& what, std::string& log);
+// Links `code` (NVRTC's LTO-IR when `lto_input`, else its relocatable CUBIN or PTX) with
+// o.device_libraries into a CUBIN. `what` names the kernel in messages; nvJitLink's warnings are
+// appended to `log`.
+Expected<std::string, JitError> link_cubin(std::string_view code, bool lto_input, const CompileOptions& o,
+                                           const std::string& arch, const std::string& what, std::string& log);
+
+// The PTX that LTO makes of `ltoir` (and o.device_libraries): nvJitLink with -lto -ptx, no ptxas.
+// The PTX a linked CUBIN's ptxas compiles, for PTX hooks and dumps.
+Expected<std::string, JitError> link_ptx(std::string_view ltoir, const CompileOptions& o, const std::string& arch,
+                                         const std::string& what);
 
 }  // namespace cute_dsl::jit::detail

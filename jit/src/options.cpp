@@ -58,6 +58,8 @@ void CompileOptions::hash_into(Hasher& h) const {
   h.add(static_cast<int>(output)).add(lto);
   h.add(static_cast<std::uint64_t>(device_libraries.size()));
   for (const auto& lib : device_libraries) h.add(lib.content_hash());
+  h.add(static_cast<std::uint64_t>(hooks.size()));
+  for (const auto& k : hooks) h.add(k.name).add(k.version);
 }
 
 Expected<std::string, JitError> resolve_arch(const std::string& requested) {

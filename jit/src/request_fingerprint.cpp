@@ -73,7 +73,7 @@ class RequestHasher {
 
 // A field added to either struct must be added here too, or two requests that differ only in it
 // would share a memory entry. The size checks catch the addition on the usual 64-bit ABI.
-static_assert(sizeof(void*) != 8 || sizeof(CompileOptions) == 168,
+static_assert(sizeof(void*) != 8 || sizeof(CompileOptions) == 192,
               "CompileOptions changed: add the new field to detail::request_fingerprint(), then update this size");
 static_assert(sizeof(void*) != 8 || sizeof(KernelSpec) == 176,
               "KernelSpec changed: add the new field to detail::request_fingerprint() (or, for bulk text, to "
@@ -103,6 +103,11 @@ Hash128 request_fingerprint(const KernelSpec& spec, const CompileOptions& o, std
   for (const auto& lib : o.device_libraries) {  // hashed once, when the library was made
     h.add(lib.content_hash().hi);
     h.add(lib.content_hash().lo);
+  }
+  h.add(static_cast<std::uint64_t>(o.hooks.size()));
+  for (const auto& k : o.hooks) {  // name and version; the callbacks cannot be hashed
+    h.add(k.name);
+    h.add(k.version);
   }
   return h.finish();
 }

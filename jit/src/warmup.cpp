@@ -357,6 +357,7 @@ std::vector<WarmupItemResult> warmup(std::span<const KernelSpec> specs, const Co
   if (!warmup_options.use_processes) why_not = "WarmupOptions::use_processes is false";
   else if (!cache.disk_enabled()) why_not = "the disk cache is off";
   else if (!arch) why_not = "the arch does not resolve";
+  else if (!options.hooks.empty()) why_not = "hooks are C++ callbacks, which worker processes cannot run";
   else if ((worker = find_warmup_worker(warmup_options)).empty())
     why_not = "no cute-dsl-jit-worker program was found (set CUTE_DSL_JIT_WORKER or WarmupOptions::worker_path)";
 

@@ -37,6 +37,10 @@ void usage(std::FILE* out) {
                "  --line-info --fast-math --device-asserts --max-registers N (0..255, 0: no cap)\n"
                "  --no-lto          no link-time optimisation (CUBIN straight from NVRTC)\n"
                "  --link FILE       a device library to link: LTO-IR, CUBIN, fatbin, PTX, nvcc -dc object, .a\n"
+               "  --hook HOOK       a check or transform at a stage (repeatable; docs/07_jit_hooks.md):\n"
+               "                    forbid-local-memory, max-registers=N, max-shared=BYTES,\n"
+               "                    min-blocks-per-sm=N[,threads=T] (each [,warn]: warn, do not reject),\n"
+               "                    prepend-file=PATH\n"
                "  --dump DIR        write the generated source, the binary and a JSON report to DIR\n"
                "  --json            print the result as one JSON object instead of text\n");
 }
@@ -74,6 +78,14 @@ bool parse_code_option(const std::string& a, std::span<char* const> args, std::s
   else if (a == "--device-asserts") o.device_asserts = true;
   else if (a == "--max-registers") o.max_registers = static_cast<int>(next_integer(args, i, 0, 255));
   else if (a == "--no-lto") o.lto = false;
+  else if (a == "--hook") {
+    auto hook = jit::parse_hook(next_value(args, i));
+    if (!hook) {
+      std::fprintf(stderr, "ERROR: %s", hook.error().describe().c_str());
+      std::exit(2);
+    }
+    o.hooks.push_back(std::move(hook).value());
+  }
   else if (a == "--link") {
     auto lib = jit::DeviceLibrary::from_file(next_value(args, i));
     if (!lib) {
@@ -243,6 +255,8 @@ int compile_main(std::span<char* const> args) {
   if (!parsed) return fail(parsed.error());
   spec.template_args = std::move(*parsed);
 
+  // The dump observes this compile (its source and PTX are the compile's own, never made again).
+  if (!dump_dir.empty()) options.dump = jit::DumpOptions{dump_dir, jit::keep_all};
   jit::CompileReport report;
   auto kernel = jit::compile(spec, options, &report);
   if (!kernel) return fail(kernel.error());
@@ -254,20 +268,18 @@ int compile_main(std::span<char* const> args) {
     if (!u) return fail(u.error());
     usage = *u;
   }
-  std::string dumped;
-  if (!dump_dir.empty()) {
-    auto base = jit::dump_artifacts(spec, options, k, report, jit::DumpOptions{dump_dir, jit::keep_all});
-    if (!base) return fail(base.error());
-    dumped = *base;
-  }
+  const std::string& dumped = report.dumped;
+  if (!dump_dir.empty() && dumped.empty())
+    return fail(jit::JitError{jit::JitErrorKind::io, "cannot write the dump of " + k.name_expression + " to " + dump_dir,
+                              {}, {}, "check that --dump names a writable folder"});
   const char* output = k.output == jit::OutputKind::cubin ? "cubin" : "ptx";
 
   if (json) {
     std::printf("{\"kernel\": %s, \"symbol\": %s, \"arch\": %s, \"key\": \"%s\", \"cache\": \"%s\",\n"
-                " \"nvrtc_seconds\": %.6f, \"total_seconds\": %.6f, \"output\": \"%s\", \"bytes\": %zu",
+                " \"nvrtc_seconds\": %.6f, \"link_seconds\": %.6f, \"total_seconds\": %.6f, \"output\": \"%s\", \"bytes\": %zu",
                 jit::json_string(k.name_expression).c_str(), jit::json_string(k.lowered_name).c_str(),
                 jit::json_string(k.arch).c_str(), k.key.hex().c_str(), std::string(jit::to_string(report.outcome)).c_str(),
-                report.nvrtc_seconds, report.total_seconds, output, k.binary.size());
+                report.nvrtc_seconds, report.link_seconds, report.total_seconds, output, k.binary.size());
     if (usage)
       std::printf(",\n \"resources\": {\"registers\": %d, \"shared_bytes\": %lld, \"local_bytes\": %lld, \"max_threads\": %d}",
                   usage->registers, usage->shared_bytes, usage->local_bytes, usage->max_threads);
@@ -280,7 +292,8 @@ int compile_main(std::span<char* const> args) {
   std::printf("arch:       %s\n", k.arch.c_str());
   std::printf("key:        %s\n", k.key.hex().c_str());
   if (report.outcome == jit::CacheOutcome::miss)
-    std::printf("cache:      miss (nvrtc %.3f s, total %.3f s)\n", report.nvrtc_seconds, report.total_seconds);
+    std::printf("cache:      miss (nvrtc %.3f s, link %.3f s, total %.3f s)\n", report.nvrtc_seconds,
+                report.link_seconds, report.total_seconds);
   else
     std::printf("cache:      %s (%.6f s)\n", std::string(jit::to_string(report.outcome)).c_str(), report.total_seconds);
   std::printf("%-11s %zu bytes\n", (std::string(output) + ":").c_str(), k.binary.size());

@@ -1,9 +1,8 @@
 // compile(): KernelSpec + CompileOptions -> CompiledKernel, through the cache, or a JitError.
 //
-// Steps (each may fail with a typed error): resolve the arch -> generate the source (includes,
-// the user's header, nothing else: the instantiation is named to NVRTC, not written out) ->
-// content key -> memory, then disk lookup -> NVRTC with the name expression -> lowered name ->
-// CUBIN/PTX -> store. Loading and launching (Driver API) are the next steps: driver.hpp.
+// The stages (stages.hpp), each a value or a typed error: memory lookup -> describe_request
+// (arch, source, options, content key) -> disk lookup -> run_front_end (NVRTC) -> run_back_end
+// (hooks, nvJitLink) -> store. Loading and launching (Driver API) are the next steps: driver.hpp.
 #pragma once
 
 #include "cute_dsl/jit/cache.hpp"
@@ -21,13 +20,20 @@ namespace cute_dsl::jit {
 
 struct CompileReport {
   CacheOutcome outcome = CacheOutcome::miss;
-  double nvrtc_seconds = 0;  // 0 unless compiled (NVRTC alone, without the link)
+  double nvrtc_seconds = 0;  // the front end: NVRTC alone (0 unless compiled)
   double total_seconds = 0;  // 0 for memory hits, which read no clock
   // The stages past the memory level, 0 for those that did not run:
   double source_seconds = 0;        // validating, generating the source, the content key
   double cache_lookup_seconds = 0;  // the disk lookup (read and verify)
-  double link_seconds = 0;          // nvJitLink (LTO, device libraries)
+  double link_seconds = 0;          // the back end: nvJitLink (LTO + ptxas, device libraries) and hooks
+  double ptx_seconds = 0;           // of link_seconds: LTO's PTX for hooks or a dump (PTX-only pass)
   double disk_write_seconds = 0;    // storing the new entry
+  // What the stages made that the binary does not hold, for observers (dumps), past the memory
+  // level only: the source NVRTC compiled (after source hooks), and the kernel's PTX when it was
+  // wanted (a PTX dump, a PTX hook, PTX output). Empty otherwise.
+  std::string source;
+  std::string ptx;
+  std::string dumped;  // the dump's common path prefix ("<dir>/<name>.<key8>"), when one was written
 };
 
 using KernelPtr = std::shared_ptr<const CompiledKernel>;
@@ -49,7 +55,7 @@ struct PreparedSpec {
 PreparedSpec prepare(KernelSpec spec, CompileOptions options);
 Expected<KernelPtr, JitError> compile(const PreparedSpec& prepared, KernelCache& cache, CompileReport* report = nullptr);
 
-// The source NVRTC sees for `spec` (before the embedded headers), as dumped.
+// The source NVRTC sees for `spec` (before the embedded headers and the source hooks).
 std::string generate_source(const KernelSpec& spec);
 
 // The folders NVRTC searches for CUDA's own headers: CUDA_HOME/CUDA_PATH if set, else the

@@ -3,13 +3,14 @@
 //
 // compile() writes them on every miss and disk hit when CompileOptions::dump.dir or
 // CUTE_DSL_DUMP_DIR is set (CUTE_DSL_KEEP picks the artifacts), and on memory hits when the
-// options ask. Dumping never bypasses the cache: a hit dumps from the cached binary. PTX beside a
-// CUBIN comes from a second, PTX-only compile (NVRTC emits LTO-IR, not PTX, on the CUBIN path);
-// SASS from cuobjdump, else nvdisasm (PATH, CUDA_HOME/bin, CUDA_PATH/bin, the build's toolkit),
+// options ask. Dumping never bypasses the cache, and never compiles: a hit dumps from the cached
+// binary; the source and the PTX are those the stages made (CompileReport::source, ::ptx: the PTX
+// is made when the dump keeps it, and a cache hit has none); SASS from cuobjdump, else nvdisasm (PATH, CUDA_HOME/bin, CUDA_PATH/bin, the build's toolkit),
 // and the report says which, or that neither was found.
 #pragma once
 
 #include "cute_dsl/jit/compile.hpp"
+#include "cute_dsl/jit/stages.hpp"
 
 #include <string>
 #include <string_view>
@@ -33,18 +34,14 @@ std::string json_string(std::string_view s);
 const std::string& sass_tool();
 
 namespace detail {
-// After a miss or a disk hit: the dump (the options', else the environment's) and, with
-// CUTE_DSL_JIT_TIME_PROFILING, one line of stage times.
-void report_compile(const KernelSpec& spec, const CompileOptions& options, const CompiledKernel& k,
-                    const CompileReport& report);
-// The dump alone, for memory hits whose options ask for it.
-void dump_after_compile(const KernelSpec& spec, const CompileOptions& options, const CompiledKernel& k,
-                        const CompileReport& report);
-// After a failed NVRTC compile, when a dump folder is set (the options', else CUTE_DSL_DUMP_DIR):
-// writes the generated source as <dir>/<name>.<key8>.cu, the name a success would have used, so the
-// error can point at it; returns its path, or empty (no folder, or it could not be written).
-std::string dump_failed_source(const KernelSpec& spec, const CompileOptions& options,
-                               const std::string& name_expression, const Hash128& key);
+// The observers of one compile (compile.cpp calls them; they compile nothing). After a compile or
+// a hit: the dump to `dump` (sets report.dumped) and, with `time_profiling`, one log line of
+// stage times (not for memory hits).
+void observe_compile(const KernelSpec& spec, const CompileOptions& options, const CompiledKernel& k,
+                     CompileReport& report, const DumpOptions& dump, bool time_profiling);
+// After NVRTC failed, with a dump folder: writes the failing source as <dir>/<name>.<key8>.cu, the
+// name a success would have used, and returns `e` with "generated source: PATH" added to its log.
+JitError observe_failure(JitError e, const CompileRequest& request, const DumpOptions& dump);
 }  // namespace detail
 
 }  // namespace cute_dsl::jit

@@ -15,6 +15,7 @@ enum class JitErrorKind {
   compile,          // NVRTC rejected the source
   nvrtc,            // an NVRTC call failed outside compilation proper
   link,             // nvJitLink rejected the kernel or a device library
+  hook,             // a user hook (hooks.hpp) rejected the kernel or failed
   no_driver,        // libcuda.so.1 could not be loaded or cuInit failed
   no_device,        // the driver works but there is no device
   driver,           // a Driver API call failed

@@ -5,6 +5,7 @@
 #include "cute_dsl/jit/error.hpp"
 #include "cute_dsl/jit/expected.hpp"
 #include "cute_dsl/jit/hash.hpp"
+#include "cute_dsl/jit/hooks.hpp"
 
 #include <string>
 #include <string_view>
@@ -45,6 +46,9 @@ struct CompileOptions {
   // Device code nvJitLink links in (CUBIN output only); keyed by content, never by path.
   // Without lto, NVRTC emits a relocatable CUBIN (-rdc=true); LTO-IR libraries link either way.
   std::vector<DeviceLibrary> device_libraries;
+  // User hooks at the stages (hooks.hpp), run in this order; their names and versions are part of
+  // the key, their callbacks are not (a changed callback needs a new version).
+  std::vector<Hook> hooks;
   // Artifacts written beside the cache (never instead of it). NOT part of the cache key.
   DumpOptions dump;
 
