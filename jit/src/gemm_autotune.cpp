@@ -8,9 +8,12 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -195,6 +198,55 @@ bool GemmTuningTable::save(const std::string& path) const {
   return true;
 }
 
+namespace {
+
+// An exclusive flock on a side file, released (with the descriptor) on destruction. A side file,
+// not the table: save() renames a new file over the table, so a process waiting for a lock on the
+// table's old inode would get it on a file no longer at that path and read a stale table.
+class TableLock {
+ public:
+  explicit TableLock(const std::string& table_path) {
+    const std::string lock_path = table_path + ".lock";
+    // O_RDONLY is enough for flock, and works on a lock file another user created.
+    fd_ = ::open(lock_path.c_str(), O_RDONLY | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0) {
+      why_ = "cannot open " + lock_path + ": " + std::strerror(errno);
+      return;
+    }
+    int r;
+    while ((r = ::flock(fd_, LOCK_EX)) != 0 && errno == EINTR) {
+    }
+    if (r != 0) {
+      why_ = "cannot lock " + lock_path + ": " + std::strerror(errno);
+      ::close(fd_);
+      fd_ = -1;
+    }
+  }
+  ~TableLock() {
+    if (fd_ >= 0) ::close(fd_);  // closing the only descriptor releases the lock
+  }
+  TableLock(const TableLock&) = delete;
+  TableLock& operator=(const TableLock&) = delete;
+  bool held() const { return fd_ >= 0; }
+  const std::string& why_not() const { return why_; }
+
+ private:
+  int fd_ = -1;
+  std::string why_;
+};
+
+}  // namespace
+
+bool GemmTuningTable::update(const std::string& path, const std::string& key, const Row& row) {
+  const TableLock lock(path);
+  // Without the lock (a folder we cannot create files in, a file system without flock) the store
+  // is still atomic, only no longer safe against another process's store at the same moment.
+  if (!lock.held()) log(LogLevel::info, "GEMM tuning table stored without a lock: " + lock.why_not());
+  GemmTuningTable table = load(path);  // under the lock: every store before ours is in it
+  table.set(key, row);
+  return table.save(path);
+}
+
 // ---- the search -----------------------------------------------------------------------------
 
 GemmSm90Config gemm_sm90_config(int tile_n, int stages, int cluster_m, bool ping_pong, int tile_m) {
@@ -287,9 +339,8 @@ Expected<GemmTuneResult, JitError> autotune_gemm_sm90(const GemmSm90Types& types
   const GemmSm90Config winner = timings[*best].first;
   std::string stored_path;
   if (!path.empty()) {
-    GemmTuningTable table = GemmTuningTable::load(path);  // again: another process may have stored meanwhile
-    table.set(key, {winner, timings[*best].second});
-    if (table.save(path)) stored_path = path;
+    // Read again under the table's lock: other processes may have stored meanwhile, or store now.
+    if (GemmTuningTable::update(path, key, {winner, timings[*best].second})) stored_path = path;
     else log(LogLevel::warn, "cannot write the GEMM tuning table " + path);
   }
   auto gemm = GemmSm90Jit::create(types, winner, options.compile);  // a memory-cache hit

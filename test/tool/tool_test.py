@@ -303,6 +303,41 @@ def case_json():
         check(rc == 2 and err.startswith("ERROR: unknown argument '--bogus'"), f"cache stats --bogus: {rc} {err!r}")
 
 
+def case_layout_json():
+    import json
+    rc, out, err = run("layout", "--json", "logical_divide((8,4):(1,8),[2:1,2])")
+    check(rc == 0 and err == "", f"layout --json: {rc} {out!r} {err!r}")
+    if rc == 0:
+        check(json.loads(out) == {"expression": "logical_divide((8,4):(1,8),[2:1,2])", "kind": "layout",
+                                  "text": "((2,4),(2,2)):((1,2),(8,16))", "shape": [[2, 4], [2, 2]],
+                                  "stride": [[1, 2], [8, 16]], "size": 32, "cosize": 32, "rank": 2, "depth": 2},
+              f"layout --json: {out!r}")
+    rc, out, _ = run("layout", "--json", "size(8:1)")
+    check(rc == 0 and json.loads(out)["kind"] == "integer" and json.loads(out)["value"] == 8, f"integer: {out!r}")
+    rc, out, _ = run("layout", "--json", "8:1")
+    check(rc == 0 and json.loads(out)["shape"] == 8 and json.loads(out)["stride"] == 1, f"rank-1 leaf: {out!r}")
+    rc, out, _ = run("layout", "--json", "[2:1,(2,2):(1,8)]")
+    r = json.loads(out) if rc == 0 else {}
+    check(r.get("kind") == "tiler" and [m["shape"] for m in r["modes"]] == [2, [2, 2]] and
+          r["modes"][1]["stride"] == [1, 8], f"tiler: {rc} {out!r}")
+    rc, out, _ = run("layout", "--json", "--table", "(2,2):(1,2)")
+    check(rc == 0 and json.loads(out)["table"] == run("layout", "--table", "(2,2):(1,2)")[1], f"--table: {out!r}")
+    # A failure: the usual ERROR line on stderr, nothing on stdout, status 1.
+    rc, out, err = run("layout", "--json", "composition(4:1)")
+    check(rc == 1 and out == "" and one_error(err), f"failure: {rc} {out!r} {err!r}")
+    # Batch: one object per line; a failing line carries "error"; quotes and backslashes escaped.
+    rc, out, err = run("layout", "--batch", "--json", stdin='4:1\nbad"\\input\ncosize(4:2)\n')
+    lines = [json.loads(line) for line in out.splitlines()] if out else []
+    check(rc == 1 and len(lines) == 3 and lines[0]["text"] == "4:1" and lines[1]["expression"] == 'bad"\\input' and
+          "error" in lines[1] and lines[2]["value"] == 7, f"--batch --json: {rc} {out!r} {err!r}")
+
+
+def case_layout_json_without_jit():
+    rc, out, err = run("layout", "--json", "4:1")
+    check(rc == 2 and out == "" and err.startswith("ERROR: --json needs a cute-dsl built with the JIT"),
+          f"--json without the JIT: {rc} {out!r} {err!r}")
+
+
 def case_cache_environment():
     with tempfile.TemporaryDirectory() as d:
         rc, out, err = run("cache", "stats", env={"CUTE_DSL_CACHE_DIR": d, "CUTE_DSL_DISABLE_FILE_CACHE": "1"})

@@ -9,7 +9,10 @@
 // The table: <cache dir>/gemm_sm90_autotune.txt, text, one line per key:
 //   cute_dsl gemm_sm90 autotune 1                                    (first line: format, version)
 //   <key> TAB <tile_m> <tile_n> <stages> <cluster_m> <ping_pong> TAB <ms>
-// A file that does not parse in full is ignored (as if empty) and rewritten at the next store.
+// A file whose first line is not that header is ignored (as if empty) and rewritten at the next
+// store; a damaged row is skipped and dropped at the next store. Stores go through update(),
+// which holds an exclusive flock on <table>.lock around the read-modify-write, so processes that
+// tune at once lose no row (docs/design/jit.md, "The autotune table").
 #pragma once
 
 #include "cute_dsl/jit/gemm_sm90.hpp"
@@ -45,8 +48,14 @@ class GemmTuningTable {
   void set(const std::string& key, const Row& row) { rows_[key] = row; }
   std::size_t size() const { return rows_.size(); }
   bool damaged() const { return damaged_; }
-  // Writes the table to `path` atomically (temporary file + rename); false when it cannot.
+  // Writes the table to `path` atomically (temporary file + fsync + rename); false when it cannot.
+  // Unlocked: a concurrent save() of another table read earlier wins, and this one's rows are lost.
   bool save(const std::string& path) const;
+  // Sets `key` to `row` in the table at `path` and writes it back, under an exclusive lock on
+  // `path + ".lock"` (flock, created when missing, never removed): load, set, save as one step
+  // against every other update() of that table, in any process or thread. False when the table
+  // cannot be written.
+  static bool update(const std::string& path, const std::string& key, const Row& row);
 
  private:
   std::map<std::string, Row> rows_;
