@@ -51,6 +51,12 @@
 
 namespace cute_dsl::kernels {
 
+// Whether a variant has split-K (gemm_tile_scheduler.hpp): one CTA per cluster, and a tile of
+// at most 128 x 128 (64 accumulators per consumer thread: room for the reduction's registers).
+CUTE_DSL_HOST_DEVICE constexpr bool gemm_sm90_split_k_capable(int tile_m, int tile_n, int cluster_m) {
+  return cluster_m == 1 && tile_m * tile_n <= 128 * 128;
+}
+
 // The kernel's parameters. The TMA atoms are template parameters so that the kernel gets its
 // typed atoms (their boxes and partitions) while every instantiation has the same bytes: an
 // atom is one TmaDescriptor. Host code that does not know the atom types (the JIT launcher,
@@ -313,7 +319,10 @@ __global__ void __launch_bounds__(gemm_sm90_impl::kThreads, 1)
 
   const GemmTileScheduler<TileM, TileN, ClusterM> scheduler(p.epilogue.m, p.epilogue.n, p.l);
   const int k_tiles = (p.k + kTileK - 1) / kTileK;
-  const int splits = p.splits > 1 ? p.splits : 1;  // @pre splits <= k_tiles (the launcher's choice)
+  // Split-K is compiled into the variants whose accumulators leave room for its reduction (<= 64
+  // per thread; the 256-column tiles spilled with it): the launcher splits only those.
+  constexpr bool kSplitK = gemm_sm90_split_k_capable(TileM, TileN, ClusterM);
+  const int splits = kSplitK && p.splits > 1 ? p.splits : 1;  // @pre splits <= k_tiles (the launcher's choice)
   const int tiles = scheduler.units(splits);        // units of work: (tile, split)
   const int first = blockIdx.x / ClusterM, step = gridDim.x / ClusterM;
 
@@ -398,13 +407,15 @@ __global__ void __launch_bounds__(gemm_sm90_impl::kThreads, 1)
         arch::mbarrier_arrive(&smem.turn[1 - consumer]);  // the other consumer's K loop may start
         ++my_tiles;
       }
-      if (splits > 1) {
+      if constexpr (kSplitK) {
+        if (splits > 1) {
         constexpr int kGroup = PingPong ? 128 : 256;  // the threads that computed this unit
         const unsigned barrier = PingPong ? 2u + unsigned(consumer) : 1u;
         const int group_thread = PingPong ? thread_in_wg : int(threadIdx.x) - 128;
         if (!reduce_split<kGroup>(acc, tCcC, p.partials, p.tile_counters, work, splits, p.epilogue.m - tile.m_block,
                                   group_thread, barrier, smem.last_split[PingPong ? consumer : 0]))
           continue;  // another split of this tile finishes it
+        }
       }
       CUTE_DSL_UNROLL
       for (int h = 0; h < int(size<1>(acc)); ++h) {  // 64-row atom blocks of this thread's share

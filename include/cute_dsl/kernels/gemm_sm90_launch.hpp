@@ -89,7 +89,7 @@ inline bool gemm_sm90_config_supports(GemmSm90Config c, GmmaMajor major_b) {
 inline int gemm_sm90_split_k(GemmShape s, GemmSm90Config c, int sm_count) {
   const long long tiles = (long long)((s.m + c.tile_m - 1) / c.tile_m) * ((s.n + c.tile_n - 1) / c.tile_n) * s.l;
   const int k_tiles = (s.k + 63) / 64;
-  if (c.cluster_m > 1 || tiles * 2 > sm_count) return 1;
+  if (!gemm_sm90_split_k_capable(c.tile_m, c.tile_n, c.cluster_m) || tiles * 2 > sm_count) return 1;
   long long splits = sm_count / tiles;
   if (splits > k_tiles / 4) splits = k_tiles / 4;
   if (splits > 32) splits = 32;
@@ -267,8 +267,7 @@ cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t st
   p.box_b = gemm_operand_box(a.b, MajorB, s.n, s.k, s.l, a.ldb, a.batch_stride_b);
   const GemmTileScheduler<TileM, TileN, ClusterM> tiles(s.m, s.n, s.l);
   const int k_tiles = (s.k + gemm_sm90_impl::kTileK - 1) / gemm_sm90_impl::kTileK;
-  // Clusters share B across their CTAs' tiles; split-K slots are per cluster tile: not both.
-  p.splits = ClusterM > 1 || splits < 1 ? 1 : splits > k_tiles ? k_tiles : splits;
+  p.splits = !gemm_sm90_split_k_capable(TileM, TileN, ClusterM) || splits < 1 ? 1 : splits > k_tiles ? k_tiles : splits;
   p.partials = nullptr, p.tile_counters = nullptr;
   if (p.splits > 1) {
     const std::size_t counters = gemm_sm90_counter_bytes(tiles.cluster_tiles());
