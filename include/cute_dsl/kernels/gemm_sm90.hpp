@@ -110,14 +110,18 @@ constexpr int kTileM = 128;          // default: two consumer warpgroups x 64 ro
 constexpr int kTileK = kGemmSm90TileK;
 constexpr int kThreads = 384;        // producer + 2 consumer warpgroups
 constexpr int kProducerRegisters = 40;
-constexpr int kConsumerRegisters = 232;  // 128 * 40 + 256 * 232 = 64512 <= 65536
-static_assert(128 * kProducerRegisters + 256 * kConsumerRegisters <= 65536,
-              "gemm_sm90: the warpgroups' register budgets exceed the SM's 64K registers");
+constexpr int kConsumerRegisters = 232;  // 128 * 40 + 256 * 232 = 64512 = 384 * 168
+// setmaxnreg moves registers between the warpgroups of the CTA's own allocation, which
+// __launch_bounds__(384, 1) caps at 168 per thread: an increase past what the others released
+// waits forever.
+constexpr int kLaunchRegisters = 384 * 168;
+static_assert(128 * kProducerRegisters + 256 * kConsumerRegisters <= kLaunchRegisters,
+              "gemm_sm90: the warpgroups' register budgets exceed the CTA's allocation (384 x 168)");
 // The copy producer (TmaLoads = false) keeps loads in flight in registers: it takes more.
-constexpr int kCopyProducerRegisters = 96;
-constexpr int kCopyConsumerRegisters = 208;
-static_assert(128 * kCopyProducerRegisters + 256 * kCopyConsumerRegisters <= 65536,
-              "gemm_sm90: the copy path's register budgets exceed the SM's 64K registers");
+constexpr int kCopyProducerRegisters = 88;
+constexpr int kCopyConsumerRegisters = 208;  // 128 * 88 + 256 * 208 = 64512
+static_assert(128 * kCopyProducerRegisters + 256 * kCopyConsumerRegisters <= kLaunchRegisters,
+              "gemm_sm90: the copy path's register budgets exceed the CTA's allocation (384 x 168)");
 
 // A tile's first element in the tensor maps' dimension order (contiguous dimension first).
 CUTE_DSL_DEVICE inline TmaBox<3> origin(GmmaMajor major, int k0, int row0, int batch) {
