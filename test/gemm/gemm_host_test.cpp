@@ -57,3 +57,26 @@ TEST(GemmTileScheduler, ConsecutiveTilesStayInOneBand) {
 }
 
 }  // namespace
+
+namespace {
+// Split-K: every (tile, k-block) exactly once over the units, ranges of nearly equal length
+// (they differ by at most one k-block), none empty, split-major order within a tile.
+TEST(GemmTileScheduler, SplitKUnitsCoverEveryKBlockOnce) {
+  for (int splits : {1, 2, 3, 7, 16})
+    for (int k_tiles : {16, 17, 63}) {
+      const GemmTileScheduler<64, 64, 1> s(100, 300, 2);
+      std::set<std::tuple<int, int, int, int>> seen;  // (m, n, batch, k-block)
+      for (int u = 0; u < s.units(splits); ++u) {
+        const auto w = s.work(u, 0, splits, k_tiles);
+        EXPECT_EQ(w.tile_index, u / splits);
+        EXPECT_EQ(w.split, u % splits);
+        const int len = w.k_end - w.k_begin;
+        EXPECT_TRUE(len == k_tiles / splits || len == k_tiles / splits + 1) << splits << " " << k_tiles;
+        EXPECT_GE(len, 1);
+        for (int k = w.k_begin; k < w.k_end; ++k)
+          EXPECT_TRUE(seen.insert({w.tile.m_block, w.tile.n_block, w.tile.batch, k}).second);
+      }
+      EXPECT_EQ(int(seen.size()), s.cluster_tiles() * k_tiles);
+    }
+}
+}  // namespace

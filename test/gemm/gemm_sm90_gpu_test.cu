@@ -84,6 +84,17 @@ TEST(GemmSm90, RejectsOnlyWhatCannotBeComputed) {
   EXPECT_TRUE(refused([&](auto& x) { x.d = reinterpret_cast<float*>(a.data() + 2); }));  // D over A
 }
 
+// Split-K only where the tiles leave SMs idle, into ranges of at least 4 k-blocks, in variants
+// that have it (no cluster, tiles up to 128 x 128). No GPU needed.
+TEST(GemmSm90, SplitKHeuristic) {
+  const GemmSm90Config decode = gemm_sm90_heuristic({1, 4096, 4096, 1}, 132);
+  EXPECT_EQ(decode.splits, 2);  // 64 tiles of 64 x 64: two per SM's worth of work
+  EXPECT_EQ(gemm_sm90_heuristic({128, 128, 65536, 1}, 132).splits, 32);
+  EXPECT_EQ(gemm_sm90_heuristic({64, 1000, 520, 1}, 132).splits, 2);     // 9 k-blocks: at most 2 ranges of >= 4
+  EXPECT_LE(gemm_sm90_heuristic({8192, 8192, 8192, 1}, 132).splits, 1);  // many waves: no split
+  EXPECT_EQ(gemm_sm90_split_k({1, 4096, 4096, 1}, {256, 4, 1}, 132), 1);  // 128 x 256 has no split-K
+}
+
 // Operands TMA cannot describe (K and leading dimensions not multiples of 8, bases off the 16-byte
 // grid): the copy mainloop, 128- and 64-row tiles, batches, alpha/beta.
 TEST(GemmSm90, CopyMainloopForOperandsTmaCannotDescribe) {
