@@ -5,4 +5,4 @@
 #include <cute_dsl/kernels/gemm_sm90.hpp>
 
 template __global__ void cute_dsl::kernels::gemm_sm90_kernel<__nv_bfloat16, __nv_bfloat16, 256, 4, 2>(
-    const __grid_constant__ cute_dsl::kernels::GemmSm90Params<__nv_bfloat16>);
+    const __grid_constant__ cute_dsl::kernels::GemmSm90KernelParams<__nv_bfloat16, __nv_bfloat16, 256, 4, 2>);

@@ -1,7 +1,7 @@
 // A multicast TMA atom whose per-CTA slice would start inside a swizzle period (ARCH: 90): the
 // hardware swizzles by shared address, the layout by element offset, so they would disagree.
 // 128-byte swizzle on floats repeats every 256 elements; (32, 8) split in two gives 128.
-// EXPECT: TMA atom: each multicast slice must start at a multiple of the swizzle period
+// EXPECT: TMA atom: each box and multicast slice must start at a multiple of the swizzle period
 #include "cute_dsl/atom/tma_atom.hpp"
 using namespace cute_dsl;
 #ifndef CUTE_DSL_COMPILE_FAIL_CONTROL
