@@ -412,14 +412,13 @@ __global__ void __launch_bounds__(gemm_sm90_impl::kThreads, 1)
         ++my_tiles;
       }
       if constexpr (kSplitK) {
-        if (splits > 1) {
         constexpr int kGroup = PingPong ? 128 : 256;  // the threads that computed this unit
         const unsigned barrier = PingPong ? 2u + unsigned(consumer) : 1u;
         const int group_thread = PingPong ? thread_in_wg : int(threadIdx.x) - 128;
-        if (!reduce_split<kGroup>(acc, tCcC, p.partials, p.tile_counters, work, splits, p.epilogue.m - tile.m_block,
-                                  group_thread, barrier, smem.last_split[PingPong ? consumer : 0]))
+        if (splits > 1 && !reduce_split<kGroup>(acc, tCcC, p.partials, p.tile_counters, work, splits,
+                                                p.epilogue.m - tile.m_block, group_thread, barrier,
+                                                smem.last_split[PingPong ? consumer : 0]))
           continue;  // another split of this tile finishes it
-        }
       }
       CUTE_DSL_UNROLL
       for (int h = 0; h < int(size<1>(acc)); ++h) {  // 64-row atom blocks of this thread's share
