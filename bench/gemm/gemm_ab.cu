@@ -1,0 +1,51 @@
+// A/B of two builds of the Hopper GEMM (the include tree is picked at compile time) against cuBLAS,
+// for same-card before/after comparisons: TN bf16 -> bf16, L2 flushed before each timed launch,
+// CUDA events, median of 20. Built by scripts/device/gemm_ab.sh, not by CMake.
+#include <cublas_v2.h>
+#include <cuda_bf16.h>
+#include <cute_dsl/kernels/gemm_sm90_launch.hpp>
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+using bf16 = __nv_bfloat16;
+using namespace cute_dsl;
+__global__ void fill(bf16* p, long long n, unsigned seed) {
+  for (long long i = blockIdx.x * 256ll + threadIdx.x; i < n; i += 256ll * gridDim.x) {
+    unsigned x = unsigned(i) * 2654435761u ^ seed;
+    x ^= x >> 16, x *= 0x7feb352d, x ^= x >> 15;
+    p[i] = __float2bfloat16(float(x >> 8) * (2.f / 16777216.f) - 1.f);
+  }
+}
+int main(int argc, char** argv) {
+  const char* tag = argc > 1 ? argv[1] : "?";
+  int shapes[][3] = {{8192, 8192, 8192}, {16384, 16384, 4096}, {8192, 8192, 1024}, {4096, 4096, 4096},
+                     {2048, 2048, 2048}, {3000, 3000, 3000}, {4096, 1536, 4096}, {128, 8192, 8192}, {16, 4096, 4096}};
+  void* flush; cudaMalloc(&flush, 512 << 20);
+  cublasHandle_t h; cublasCreate(&h);
+  for (auto& s : shapes) {
+    int m = s[0], n = s[1], k = s[2];
+    bf16 *a, *b, *d;
+    cudaMalloc(&a, 2ll * m * k); cudaMalloc(&b, 2ll * n * k); cudaMalloc(&d, 2ll * m * n);
+    fill<<<1024, 256>>>(a, 1ll * m * k, 1); fill<<<1024, 256>>>(b, 1ll * n * k, 2);
+    kernels::GemmSm90Arguments<bf16, bf16> args{};
+    args.shape = {m, n, k, 1}; args.a = a; args.lda = k; args.b = b; args.ldb = k; args.d = d; args.ldd = n;
+    for (int impl = 0; impl < 2; ++impl) {
+      std::vector<float> t;
+      for (int it = 0; it < 23; ++it) {
+        cudaMemsetAsync(flush, it, 512 << 20);
+        cudaEvent_t e0, e1; cudaEventCreate(&e0); cudaEventCreate(&e1);
+        cudaEventRecord(e0);
+        cudaError_t err = cudaSuccess;
+        if (impl == 0) { float al = 1, be = 0; cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &al, b, CUDA_R_16BF, k, a, CUDA_R_16BF, k, &be, d, CUDA_R_16BF, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT); }
+        else err = kernels::gemm_sm90_majors<GmmaMajor::K, GmmaMajor::K>(args, nullptr);
+        cudaEventRecord(e1); cudaEventSynchronize(e1);
+        if (err != cudaSuccess) { printf("error %s\n", cudaGetErrorString(err)); return 1; }
+        float ms; cudaEventElapsedTime(&ms, e0, e1);
+        if (it >= 3) t.push_back(ms);
+      }
+      std::sort(t.begin(), t.end());
+      printf("%s %s %dx%dx%d %.1f TFLOP/s\n", tag, impl ? "ours" : "cublas", m, n, k, 2.0 * m * n * k / (t[t.size() / 2] * 1e-3) / 1e12);
+    }
+    cudaFree(a); cudaFree(b); cudaFree(d);
+  }
+}
