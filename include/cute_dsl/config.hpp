@@ -5,16 +5,16 @@
 // C++20 or nothing. Without this, C++17 (g++'s and nvcc's default) reports a hundred errors
 // starting with `char8_t`, none naming the cause. MSVC keeps __cplusplus at 199711L unless
 // /Zc:__cplusplus, so it is read from _MSVC_LANG; NVRTC and nvcc (both passes) set __cplusplus
-// from their -std. GCC, Clang and EDG go on after #error: the missing include that follows stops
-// the compilation there, so the #error is the only message besides "compilation terminated".
+// from their -std. GCC, Clang and EDG go on after an #error (and then report the hundred), but
+// every compiler stops at a missing include: the message IS the name of a file that does not
+// exist, so the user sees exactly one error, "... CuteDSL needs C++20: compile with ...".
 #if defined(_MSVC_LANG)
 #  define CUTE_DSL_CPLUSPLUS _MSVC_LANG
 #else
 #  define CUTE_DSL_CPLUSPLUS __cplusplus
 #endif
 #if CUTE_DSL_CPLUSPLUS < 202002L
-#  error "CuteDSL needs C++20: compile with -std=c++20 (g++, clang++, nvcc, NVRTC) or /std:c++20 (MSVC)"
-#  include <cute_dsl_needs_cxx20_see_the_error_above>
+#  include "CuteDSL needs C++20: compile with -std=c++20 (g++, clang++, nvcc, NVRTC) or /std:c++20 (MSVC)"
 #endif
 
 #define CUTE_DSL_VERSION_MAJOR 0
