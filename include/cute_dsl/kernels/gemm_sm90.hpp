@@ -37,10 +37,11 @@
 // 64-row tiles (TileM = 64, for skinny M): both consumer warpgroups share the 64 rows of A and
 // split the TileN columns, each running 64 x TileN/2 wgmma.
 //
-// Requirements (checked by the launcher, gemm_sm90_launch.hpp): A and B with 16-byte aligned base
-// and leading dimension (a multiple of 8 elements for 16-bit types); any M, N, K >= 1 otherwise:
-// TMA fills rows/columns past the ends with zeros and the epilogue masks them.
-// Compiles for sm_90a only (wgmma, setmaxnreg).
+// Shapes: any M, N, K, L >= 1. TMA (or copy_box, for operands whose base, leading dimension or
+// batch stride is not 16-byte aligned: TmaLoads = false) fills rows/columns past the ends with
+// zeros and the epilogue masks them. Few tiles: split-K (gemm_tile_scheduler.hpp). The launcher
+// (gemm_sm90_launch.hpp) checks the rest. The body compiles in sm_90a passes only (wgmma,
+// setmaxnreg); other passes get a trap.
 #pragma once
 
 #include "cute_dsl/config.hpp"
