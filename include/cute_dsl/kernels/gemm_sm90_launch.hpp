@@ -218,7 +218,7 @@ inline std::size_t gemm_sm90_workspace_bytes(long long tiles, int splits, int ti
 
 // The device's shared split-K workspace, at least `bytes` (counters zeroed). Grows by reallocating:
 // the old one is freed after the device is idle (cudaFree synchronises).
-inline cudaError_t gemm_sm90_device_workspace(int device, std::size_t bytes, std::size_t counter_bytes, void** out) {
+inline cudaError_t gemm_sm90_device_workspace(int device, std::size_t bytes, void** out) {
   static std::mutex lock;
   static void* buffers[kCachedDevices] = {};
   static std::size_t sizes[kCachedDevices] = {};
@@ -232,7 +232,6 @@ inline cudaError_t gemm_sm90_device_workspace(int device, std::size_t bytes, std
     if (cudaError_t err = cudaMemset(buffers[device], 0, grown); err != cudaSuccess) return err;
     sizes[device] = grown;
   }
-  (void)counter_bytes;
   *out = buffers[device];
   return cudaSuccess;
 }
@@ -274,7 +273,7 @@ cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t st
     const std::size_t need = gemm_sm90_workspace_bytes(tiles.cluster_tiles(), p.splits, TileM * ClusterM, TileN);
     void* ws = a.workspace;
     if (ws == nullptr) {
-      if ((err = gemm_sm90_device_workspace(device, need, counters, &ws)) != cudaSuccess) return err;
+      if ((err = gemm_sm90_device_workspace(device, need, &ws)) != cudaSuccess) return err;
     } else if (a.workspace_bytes < need) {
       return cudaErrorInvalidValue;
     }
