@@ -78,27 +78,47 @@ CUTE_DSL_DEVICE void gemm_store_accumulator_columns(Acc const& acc, Crd const& c
   // Pairs may be stored as one access when every pair starts on a 2-element boundary.
   const bool pairs = (p.ldd % 2 == 0) && (p.batch_stride_d % 2 == 0) &&
                      (reinterpret_cast<unsigned long long>(p.d) % sizeof(GemmOutputPair<TD>) == 0);
+  // C is read a block of column groups ahead of the stores: D may alias C (in-place updates), so
+  // the compiler may not move a load of C above a store to D, and every load would otherwise
+  // wait for the previous store. Each element reads its own C before it writes it: in place is fine.
+  constexpr int kGroups = N / 8 < 8 ? N / 8 : 8;
+  static_assert(N % 8 == 0 && (N / 8) % kGroups == 0, "gemm_store_accumulator_columns: N must be whole blocks of column groups");
+  // Pair (jj, i) of group block jb: its place in D, false when outside [j_begin, j_end) or M x N.
+  auto place = [&](int jb, int jj, int i, int& row, int& col) {
+    const int j = jb + jj, v = 4 * j + 2 * i;
+    row = row0 + gemm_value_row(crd, v), col = col0 + gemm_value_col(crd, v);
+    return j >= j_begin && j < j_end && row < p.m && col < p.n;
+  };
 #pragma unroll
-  for (int i = 0; i < 2; ++i) {
+  for (int jb = 0; jb < N / 8; jb += kGroups) {
+    float cv[kGroups][2][2] = {};
+    int row, col;
+    if (read_c) {
 #pragma unroll
-    for (int j = 0; j < N / 8; ++j) {
-      if (j < j_begin || j >= j_end) continue;
-      const int v = 4 * j + 2 * i;
-      const int row = row0 + gemm_value_row(crd, v), col = col0 + gemm_value_col(crd, v);
-      if (row >= p.m || col >= p.n) continue;
-      float v0 = p.alpha * acc(v);
-      float v1 = p.alpha * acc(v + 1);
-      const bool second = col + 1 < p.n;
-      if (read_c) {
-        v0 += p.beta * static_cast<float>(c[row * p.ldc + col]);
-        if (second) v1 += p.beta * static_cast<float>(c[row * p.ldc + col + 1]);
-      }
-      TD* out = d + row * p.ldd + col;
-      if (second && pairs) {
-        *reinterpret_cast<GemmOutputPair<TD>*>(out) = GemmOutputPair<TD>{TD(v0), TD(v1)};
-      } else {
-        out[0] = TD(v0);
-        if (second) out[1] = TD(v1);
+      for (int i = 0; i < 2; ++i)
+#pragma unroll
+        for (int jj = 0; jj < kGroups; ++jj) {
+          if (!place(jb, jj, i, row, col)) continue;
+          cv[jj][i][0] = static_cast<float>(c[row * p.ldc + col]);
+          if (col + 1 < p.n) cv[jj][i][1] = static_cast<float>(c[row * p.ldc + col + 1]);
+        }
+    }
+#pragma unroll
+    for (int i = 0; i < 2; ++i) {
+#pragma unroll
+      for (int jj = 0; jj < kGroups; ++jj) {
+        if (!place(jb, jj, i, row, col)) continue;
+        const int v = 4 * (jb + jj) + 2 * i;
+        const float v0 = p.alpha * acc(v) + (read_c ? p.beta * cv[jj][i][0] : 0.f);
+        const float v1 = p.alpha * acc(v + 1) + (read_c ? p.beta * cv[jj][i][1] : 0.f);
+        const bool second = col + 1 < p.n;
+        TD* out = d + row * p.ldd + col;
+        if (second && pairs) {
+          *reinterpret_cast<GemmOutputPair<TD>*>(out) = GemmOutputPair<TD>{TD(v0), TD(v1)};
+        } else {
+          out[0] = TD(v0);
+          if (second) out[1] = TD(v1);
+        }
       }
     }
   }

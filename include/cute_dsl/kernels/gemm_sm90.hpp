@@ -118,9 +118,9 @@ constexpr int kConsumerRegisters = 232;  // 128 * 40 + 256 * 232 = 64512 = 384 *
 constexpr int kLaunchRegisters = 384 * 168;
 static_assert(128 * kProducerRegisters + 256 * kConsumerRegisters <= kLaunchRegisters,
               "gemm_sm90: the warpgroups' register budgets exceed the CTA's allocation (384 x 168)");
-// The copy producer (TmaLoads = false) keeps loads in flight in registers: it takes more.
-constexpr int kCopyProducerRegisters = 88;
-constexpr int kCopyConsumerRegisters = 208;  // 128 * 88 + 256 * 208 = 64512
+// The copy producer (TmaLoads = false) computes addresses and may stage chunks in registers.
+constexpr int kCopyProducerRegisters = 104;
+constexpr int kCopyConsumerRegisters = 200;  // 128 * 104 + 256 * 200 = 64512
 static_assert(128 * kCopyProducerRegisters + 256 * kCopyConsumerRegisters <= kLaunchRegisters,
               "gemm_sm90: the copy path's register budgets exceed the CTA's allocation (384 x 168)");
 
@@ -220,12 +220,16 @@ CUTE_DSL_DEVICE bool reduce_split(Acc& acc, Crd const& crd, float* partials, int
   arch::named_barrier_sync(barrier, Threads);
   if (!last_flag) return false;
   __threadfence();  // the other splits' partials (they fenced before counting)
+  // The sum in split order, whichever split came last (its own partials are in memory too): the
+  // same rounding every run. Splits outside, values inside: each split's loads are in flight
+  // together (the other way round, every load waited for the previous one).
   CUTE_DSL_UNROLL
-  for (int v = 0; v < kValues; ++v) {
-    if (gemm_value_row(crd, v) >= rows_left) continue;
-    float sum = 0.f;
-    for (int s = 0; s < splits; ++s) sum += s == w.split ? acc(v) : __ldcg(tile_partials + s * kSlot + v * Threads + thread);
-    acc(v) = sum;
+  for (int v = 0; v < kValues; ++v) acc(v) = 0.f;
+  for (int s = 0; s < splits; ++s) {
+    float const* part = tile_partials + s * kSlot + thread;
+    CUTE_DSL_UNROLL
+    for (int v = 0; v < kValues; ++v)
+      if (gemm_value_row(crd, v) < rows_left) acc(v) += __ldcg(part + v * Threads);
   }
   return true;
 }
@@ -361,6 +365,19 @@ __global__ void __launch_bounds__(gemm_sm90_impl::kThreads, 1)
       }
     } else {
       const GlobalBox<TA> ga = typed_box<TA>(p.box_a), gb = typed_box<TA>(p.box_b);
+      // copy_box leaves most of a stage in flight (cp.async): commit each stage as a group, keep
+      // kCopyLag stages in flight, and publish a stage once its group has landed.
+      constexpr int kCopyLag = Stages > 2 ? 2 : Stages - 1;
+      auto publish = state;  // the oldest stage issued but not yet published
+      int in_flight = 0;
+      auto publish_oldest = [&] {
+        // Order these generic-proxy stores (cp.async, register stores) before the consumers'
+        // wgmma reads (async proxy), then release them through the stage's full barrier.
+        arch::fence_view_async_shared();
+        ring.producer_commit(publish);
+        ++publish;
+        --in_flight;
+      };
       for (int t = first; t < tiles; t += step) {
         const GemmWork work = scheduler.work(t, cta_rank, splits, k_tiles);
         const GemmTile tile = work.tile;
@@ -368,14 +385,19 @@ __global__ void __launch_bounds__(gemm_sm90_impl::kThreads, 1)
           ring.producer_acquire(state);
           const int s = int(state.index());
           // The consumers' wgmma (async proxy) read this stage before it was released: order
-          // those reads before these generic stores, and these stores before the next reads.
+          // those reads before these generic writes.
           arch::fence_view_async_shared();
           copy_box<128>(ga, origin(MajorA, kt * kTileK, tile.m_block, tile.batch), sA(_, _, _, s), thread_in_wg);
           copy_box<128>(gb, origin(MajorB, kt * kTileK, tile.n_block, tile.batch), sB(_, _, _, s), thread_in_wg);
-          arch::fence_view_async_shared();
-          ring.producer_commit(state);
+          cp_async_fence();
+          if (++in_flight > kCopyLag) {
+            cp_async_wait<kCopyLag>();
+            publish_oldest();
+          }
         }
       }
+      cp_async_wait<0>();
+      while (in_flight > 0) publish_oldest();
     }
   } else {
     // ---- consumers -----------------------------------------------------------------------------
