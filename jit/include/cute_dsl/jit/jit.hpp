@@ -10,7 +10,6 @@
 #include "cute_dsl/jit/dump.hpp"
 #include "cute_dsl/jit/error.hpp"
 #include "cute_dsl/jit/expected.hpp"
-#include "cute_dsl/jit/export.hpp"
 #include "cute_dsl/jit/hash.hpp"
 #include "cute_dsl/jit/hooks.hpp"
 #include "cute_dsl/jit/kernel_spec.hpp"
