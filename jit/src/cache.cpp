@@ -8,6 +8,7 @@
 
 #include "cute_dsl/jit/log.hpp"
 
+#include "atomic_file.hpp"
 #include "env.hpp"
 #include "request_fingerprint.hpp"
 
@@ -38,36 +39,6 @@ std::optional<std::string> read_file(const std::string& path) {
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
-}
-
-// Writes all of `bytes` to a new file `path`, then fsyncs it. Returns an empty string or why not.
-std::string write_new_file(const std::string& path, const std::string& bytes) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) return std::string("cannot create ") + path + ": " + std::strerror(errno);
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      const std::string why = std::string("cannot write ") + path + ": " + std::strerror(errno);
-      ::close(fd);
-      return why;
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  if (::fsync(fd) != 0) {
-    const std::string why = std::string("cannot fsync ") + path + ": " + std::strerror(errno);
-    ::close(fd);
-    return why;
-  }
-  if (::close(fd) != 0) return std::string("cannot close ") + path + ": " + std::strerror(errno);
-  return {};
-}
-
-std::string unique_suffix() {
-  static std::atomic<std::uint64_t> counter{0};
-  thread_local std::mt19937_64 rng{std::random_device{}()};
-  return ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++) + "." + std::to_string(rng() & 0xffffff);
 }
 
 }  // namespace
@@ -202,8 +173,8 @@ void KernelCache::enforce_size_cap(const std::string& keep) {
 void KernelCache::store_on_disk(const CompiledKernel& k) {
   if (!disk_enabled()) return;
   const std::string path = entry_path(k.key);
-  const std::string tmp = path + unique_suffix();
-  if (std::string why = write_new_file(tmp, encode_disk_entry(k)); !why.empty()) {
+  const std::string tmp = path + detail::unique_suffix();
+  if (std::string why = detail::write_new_file(tmp, encode_disk_entry(k)); !why.empty()) {
     ::unlink(tmp.c_str());
     disable_disk(why);
     return;

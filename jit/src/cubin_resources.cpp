@@ -6,12 +6,16 @@
 //   local (stack)  .nv.info: EIATTR_FRAME_SIZE (0x11) for that symbol
 //   static shared  .nv.shared.<kernel>: sh_size (absent when the kernel uses none)
 //   max threads    .nv.info.<kernel>: EIATTR_MAX_THREADS (0x05), from __launch_bounds__
+//   parameters     .nv.info.<kernel>: one EIATTR_KPARAM_INFO (0x17) each: u32 index, u16 ordinal,
+//                  u16 offset, u32 flags whose bits 18..31 are the size
 // These are the layouts ptxas has written since CUDA 9; the tests check them against kernels
 // with known resources, and the GPU tests against cuFuncGetAttribute.
 #include "cute_dsl/jit/compiled_kernel.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 
 namespace cute_dsl::jit {
 
@@ -31,7 +35,7 @@ struct Section {
 };
 
 constexpr std::uint8_t kFormatNoValue = 0x01, kFormatByte = 0x02, kFormatHalf = 0x03, kFormatSized = 0x04;
-constexpr std::uint8_t kAttrMaxThreads = 0x05, kAttrFrameSize = 0x11, kAttrRegCount = 0x2f;
+constexpr std::uint8_t kAttrMaxThreads = 0x05, kAttrFrameSize = 0x11, kAttrParamInfo = 0x17, kAttrRegCount = 0x2f;
 constexpr std::uint32_t kSectionNoBits = 8;  // SHT_NOBITS: .nv.shared has a size but no bytes
 
 JitError bad(std::string why) { return JitError{JitErrorKind::invalid_spec, "not a readable CUBIN: " + why, {}, {}, {}}; }
@@ -89,6 +93,7 @@ Expected<ResourceUsage, JitError> read_resource_usage(std::string_view cubin, st
     }
   }
   if (!found_text) return unexpected(bad("no code section for " + std::string(lowered_name)));
+  std::vector<std::pair<std::uint16_t, KernelParameter>> parameters;  // (ordinal, parameter)
   // Attributes: (format u8, attribute u8, then 2 bytes of value, or a u16 size and that many bytes).
   auto walk = [&](std::string_view info, bool keyed_by_symbol) {
     std::size_t at = 0;
@@ -114,11 +119,18 @@ Expected<ResourceUsage, JitError> read_resource_usage(std::string_view cubin, st
         read_at(value, 8, z);
         usage.max_threads = static_cast<int>(first * y * z);
       }
+      std::uint16_t ordinal = 0, offset = 0;
+      std::uint32_t flags = 0;
+      if (!keyed_by_symbol && attr == kAttrParamInfo && read_at(value, 4, ordinal) && read_at(value, 6, offset) &&
+          read_at(value, 8, flags))
+        parameters.push_back({ordinal, KernelParameter{offset, static_cast<int>((flags >> 18) & 0x3fff)}});
       at += 4 + size;
     }
   };
   walk(global_info, true);
   walk(kernel_info, false);
+  std::sort(parameters.begin(), parameters.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  for (const auto& p : parameters) usage.parameters.push_back(p.second);
   return usage;
 }
 }  // namespace cute_dsl::jit

@@ -153,7 +153,7 @@ Expected<ResourceUsage, JitError> LoadedKernel::driver_resources() const {
   for (auto [attr, out] : queries)
     if (auto r = (*api)->func_get_attribute(out, attr, function_); r != 0)
       return unexpected(detail::driver_error("cuFuncGetAttribute", r));
-  return ResourceUsage{regs, shared, local, threads};
+  return ResourceUsage{regs, shared, local, threads, {}};
 }
 
 Expected<Ok, JitError> LoadedKernel::reserve_dynamic_shared(unsigned bytes) {

@@ -1,7 +1,9 @@
 // `cute-dsl jit compile`: instantiate a kernel template with NVRTC, without a GPU, and print
-// what it costs (registers, shared and local memory, read from the CUBIN).
+// what it costs (registers, shared and local memory, read from the CUBIN). Also `jit warmup`, and
+// the dispatch to `jit export` (export_command.cpp), which shares the option parsing below.
 #include "cli_number.hpp"
 #include "commands.hpp"
+#include "jit_cli.hpp"
 
 #include "cute_dsl/jit/dump.hpp"
 #include "cute_dsl/jit/jit.hpp"
@@ -45,7 +47,8 @@ void usage(std::FILE* out) {
                "  --json            print the result as one JSON object instead of text\n");
 }
 
-// The value after args[i], advancing i; exits with status 2 when there is none.
+}  // namespace
+
 const char* next_value(std::span<char* const> args, std::size_t& i) {
   if (i + 1 >= args.size()) {
     std::fprintf(stderr, "ERROR: %s needs a value\n", args[i]);
@@ -54,8 +57,6 @@ const char* next_value(std::span<char* const> args, std::size_t& i) {
   return args[++i];
 }
 
-// The integer after args[i] (see cli_number.hpp), advancing i; exits with status 2 when there is
-// none or it is not an integer in [min, max].
 long long next_integer(std::span<char* const> args, std::size_t& i, long long min, long long max) {
   const char* option = args[i];
   const char* text = next_value(args, i);
@@ -67,7 +68,6 @@ long long next_integer(std::span<char* const> args, std::size_t& i, long long mi
   return *value;
 }
 
-// The code-generation flags of `compile` and `warmup`; false when args[i] is not one of them.
 bool parse_code_option(const std::string& a, std::span<char* const> args, std::size_t& i, jit::CompileOptions& o) {
   if (a == "--arch") o.arch = next_value(args, i);
   else if (a == "--ptx") o.output = jit::OutputKind::ptx;
@@ -97,6 +97,45 @@ bool parse_code_option(const std::string& a, std::span<char* const> args, std::s
   else return false;
   return true;
 }
+
+bool parse_spec_option(const std::string& a, std::span<char* const> args, std::size_t& i, SpecArguments& s) {
+  if (a == "--header") s.header_path = next_value(args, i);
+  else if (a == "--source") s.source_path = next_value(args, i);
+  else if (a == "--include") s.includes.push_back(next_value(args, i));
+  else if (a == "--kernel") s.kernel = next_value(args, i);
+  else if (a == "--targs") s.targs = next_value(args, i);
+  else return false;
+  return true;
+}
+
+jit::Expected<jit::KernelSpec, jit::JitError> build_spec(const SpecArguments& s) {
+  jit::KernelSpec spec;
+  spec.kernel = s.kernel;
+  for (const auto& path : s.includes) {
+    auto h = jit::load_header_file(path);
+    if (!h) return jit::unexpected(h.error());
+    spec.headers.push_back(std::move(*h));
+  }
+  if (!s.header_path.empty() && s.header_path.starts_with("cute_dsl/") && !std::filesystem::exists(s.header_path)) {
+    spec.header = s.header_path;  // one of the library's headers, embedded in the JIT: found by this name
+  } else if (!s.header_path.empty()) {
+    auto h = jit::load_header_file(s.header_path);
+    if (!h) return jit::unexpected(h.error());
+    spec.header = h->name;
+    spec.headers.push_back(std::move(*h));
+  } else {
+    auto src = jit::load_header_file(s.source_path);
+    if (!src) return jit::unexpected(src.error());
+    spec.source = std::move(src->contents);
+    spec.source_name = s.source_path;
+  }
+  auto parsed = jit::parse_template_args(s.targs);
+  if (!parsed) return jit::unexpected(parsed.error());
+  spec.template_args = std::move(*parsed);
+  return spec;
+}
+
+namespace {
 
 void warmup_usage(std::FILE* out) {
   std::fprintf(out,
@@ -202,29 +241,22 @@ int warmup_main(std::span<char* const> args) {
 }
 
 int compile_main(std::span<char* const> args) {
-  jit::KernelSpec spec;
+  SpecArguments spec_args;
   jit::CompileOptions options;
-  std::string header_path, source_path, targs, dump_dir;
-  std::vector<std::string> includes;
+  std::string dump_dir;
   bool json = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string a = args[i];
-    auto value = [&] { return next_value(args, i); };
     if (a == "--help" || a == "-h") { usage(stdout); return 0; }
-    else if (a == "--header") header_path = value();
-    else if (a == "--source") source_path = value();
-    else if (a == "--include") includes.push_back(value());
-    else if (a == "--kernel") spec.kernel = value();
-    else if (a == "--targs") targs = value();
-    else if (a == "--dump") dump_dir = value();
+    else if (a == "--dump") dump_dir = next_value(args, i);
     else if (a == "--json") json = true;
-    else if (!parse_code_option(a, args, i, options)) {
+    else if (!parse_spec_option(a, args, i, spec_args) && !parse_code_option(a, args, i, options)) {
       std::fprintf(stderr, "ERROR: unknown argument '%s'\n\n", a.c_str());
       usage(stderr);
       return 2;
     }
   }
-  if (spec.kernel.empty() || header_path.empty() == source_path.empty()) {
+  if (spec_args.kernel.empty() || spec_args.header_path.empty() == spec_args.source_path.empty()) {
     std::fprintf(stderr, "ERROR: give --kernel and exactly one of --header and --source\n\n");
     usage(stderr);
     return 2;
@@ -233,27 +265,9 @@ int compile_main(std::span<char* const> args) {
     std::fprintf(stderr, "ERROR: %s", e.describe().c_str());
     return 1;
   };
-  for (const auto& path : includes) {
-    auto h = jit::load_header_file(path);
-    if (!h) return fail(h.error());
-    spec.headers.push_back(std::move(*h));
-  }
-  if (!header_path.empty() && header_path.starts_with("cute_dsl/") && !std::filesystem::exists(header_path)) {
-    spec.header = header_path;  // one of the library's headers, embedded in the JIT: found by this name
-  } else if (!header_path.empty()) {
-    auto h = jit::load_header_file(header_path);
-    if (!h) return fail(h.error());
-    spec.header = h->name;
-    spec.headers.push_back(std::move(*h));
-  } else {
-    auto s = jit::load_header_file(source_path);
-    if (!s) return fail(s.error());
-    spec.source = std::move(s->contents);
-    spec.source_name = source_path;
-  }
-  auto parsed = jit::parse_template_args(targs);
-  if (!parsed) return fail(parsed.error());
-  spec.template_args = std::move(*parsed);
+  auto built = build_spec(spec_args);
+  if (!built) return fail(built.error());
+  const jit::KernelSpec spec = std::move(*built);
 
   // The dump observes this compile (its source and PTX are the compile's own, never made again).
   if (!dump_dir.empty()) options.dump = jit::DumpOptions{dump_dir, jit::keep_all};
@@ -319,11 +333,14 @@ int jit_command(std::span<char* const> args) {
     usage(out);
     std::fputc('\n', out);
     warmup_usage(out);
+    std::fputc('\n', out);
+    export_usage(out);
     return args.empty() ? 2 : 0;
   }
   if (std::string_view(args[0]) == "compile") return compile_main(args.subspan(1));
   if (std::string_view(args[0]) == "warmup") return warmup_main(args.subspan(1));
-  std::fprintf(stderr, "ERROR: unknown jit subcommand '%s' (`compile` or `warmup`)\n", args[0]);
+  if (std::string_view(args[0]) == "export") return export_main(args.subspan(1));
+  std::fprintf(stderr, "ERROR: unknown jit subcommand '%s' (`compile`, `warmup` or `export`)\n", args[0]);
   return 2;
 }
 

@@ -18,7 +18,7 @@ constexpr Command kCommands[] = {
     {"layout", "evaluate a layout-algebra expression, e.g. composition((4,2):(1,4),2:2)",
      cute_dsl::tools::layout_command},
 #if CUTE_DSL_TOOL_HAS_JIT
-    {"jit", "compile a kernel template instantiation with NVRTC (no GPU needed) and report its resources",
+    {"jit", "compile a kernel template with NVRTC (no GPU needed): report its resources, warm the cache, export it for C",
      cute_dsl::tools::jit_command},
     {"cache", "inspect or clear the JIT's disk cache: stats | list | clear", cute_dsl::tools::cache_command},
 #endif

@@ -5,6 +5,9 @@
 #   host        build the consumer as host C++ against the prefix (with COMPONENTS jit when the
 #               JIT was built), run it, check its output
 #   cuda        build the consumer as CUDA (nvcc) against the prefix
+#   export      build export_consumer/: cute_dsl_add_jit_kernels() of the installed package exports
+#               an elementwise and a GEMM kernel at build time; a C99 + C++ program links them
+#               with the driver only (the toolkit's stub libcuda: compile and link, no run)
 #   components  find_package(CuteDSL COMPONENTS bogus) fails and says why; so does COMPONENTS jit
 #               against a package installed without the JIT (header-only: installs with no build)
 #   subproject  a project that add_subdirectory()s the source tree, then enables CUDA: configure
@@ -162,6 +165,22 @@ elseif(STEP STREQUAL "cuda")
       "-DCMAKE_CUDA_ARCHITECTURES=${CUDA_ARCH}" "-DCMAKE_PREFIX_PATH=${prefix}" -DCONSUMER_LANGUAGE=CUDA)
   # Compile and link only: the machine that runs the tests need not have a GPU.
   run("${CMAKE_COMMAND}" --build "${build}")
+
+elseif(STEP STREQUAL "export")
+  set(build "${WORK_DIR}/export-consumer")
+  file(REMOVE_RECURSE "${build}")
+  run("${CMAKE_COMMAND}" -S "${EXPORT_CONSUMER_SOURCE_DIR}" -B "${build}" -G "${GENERATOR}"
+      "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}" "-DCMAKE_PREFIX_PATH=${prefix}")
+  run("${CMAKE_COMMAND}" --build "${build}")
+  foreach(f axpby_f32.h axpby_f32.c axpby_f32.sm_80.cubin axpby_f32.sm_90a.cubin gemm_bf16.h gemm_bf16.c
+            gemm_bf16.sm_90a.cubin)
+    if(NOT EXISTS "${build}/cute_dsl_jit_kernels/${f}")
+      message(FATAL_ERROR "cute_dsl_add_jit_kernels did not write cute_dsl_jit_kernels/${f}")
+    endif()
+  endforeach()
+  if(NOT EXISTS "${build}/export_consumer")
+    message(FATAL_ERROR "export_consumer was not built")
+  endif()
 
 elseif(STEP STREQUAL "components")
   expect_consumer_failure("${WORK_DIR}/consumer-bogus" bogus

@@ -31,15 +31,6 @@ std::string self_path() {
   return std::filesystem::read_symlink("/proc/self/exe", ec).string();
 }
 
-int run_command(const std::string& command, std::string& output) {
-  output.clear();
-  std::FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
-  if (!pipe) return -1;
-  char buf[4096];
-  while (std::size_t n = std::fread(buf, 1, sizeof buf, pipe)) output.append(buf, n);
-  const int status = ::pclose(pipe);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
 
 }  // namespace jit_test
 

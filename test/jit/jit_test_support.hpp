@@ -3,8 +3,10 @@
 
 #include "cute_dsl/jit/jit.hpp"
 
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -91,6 +93,14 @@ inline jit::CacheConfig on_disk(const std::string& dir) { return jit::CacheConfi
 // The path of the running test program, for tests that need a second process.
 std::string self_path();
 // Runs `command` through the shell; returns its exit status and fills `output` (stdout+stderr).
-int run_command(const std::string& command, std::string& output);
+inline int run_command(const std::string& command, std::string& output) {
+  output.clear();
+  std::FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
+  if (!pipe) return -1;
+  char buf[4096];
+  while (std::size_t n = std::fread(buf, 1, sizeof buf, pipe)) output.append(buf, n);
+  const int status = ::pclose(pipe);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
 
 }  // namespace jit_test

@@ -8,6 +8,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace cute_dsl::jit {
 
@@ -21,6 +22,14 @@ struct CompiledKernel {
   std::string log;              // NVRTC warnings, if any
 };
 
+// One kernel parameter as the CUBIN lays it out: its byte offset in the parameter buffer and its
+// size (EIATTR_KPARAM_INFO). What a launcher must pass, whatever the parameter's C++ type was.
+struct KernelParameter {
+  int offset = 0;
+  int size = 0;
+  friend bool operator==(const KernelParameter&, const KernelParameter&) = default;
+};
+
 // Per-kernel resources, read from the CUBIN itself (no GPU, no driver, no external tool):
 // registers from the kernel's .text section header, static shared memory from its .nv.shared
 // section, local memory (the stack frame; > 0 usually means spills) from its .nv.info attributes.
@@ -29,6 +38,7 @@ struct ResourceUsage {
   long long shared_bytes = 0;
   long long local_bytes = 0;  // per-thread stack frame
   int max_threads = 0;        // from __launch_bounds__, 0 if none
+  std::vector<KernelParameter> parameters;  // in declaration order (the export's C struct, export.hpp)
 };
 
 Expected<ResourceUsage, JitError> read_resource_usage(std::string_view cubin, std::string_view lowered_name);
