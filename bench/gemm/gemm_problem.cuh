@@ -17,6 +17,8 @@
 
 #include <cute_dsl/kernels/gemm_sm90_launch.hpp>
 
+#include "gemm_sm90_instances.hpp"  // the launchers, compiled once (support/gemm_sm90_instances)
+
 #include <cmath>
 #include <exception>
 #include <memory>

@@ -15,11 +15,12 @@
 // its global address allows, chosen per chunk at run time (rows of one box differ when the
 // leading dimension is odd):
 //   past an extent        zeros, stored from registers;
-//   16-byte aligned       one cp.async of 16 bytes (L2 only), zero-filling past the extent;
-//   4- or 8-byte aligned  cp.async of 4 or 8 bytes each (a whole chunk inside the extent);
+//   ending past it        element by element, zero past the extent (no read beyond the tensor);
+//   16-byte aligned       one cp.async of 16 bytes (L2 only);
+//   4- or 8-byte aligned  cp.async of 4 or 8 bytes each;
 //   2-byte aligned        five aligned 32-bit loads around the chunk, shifted into place and
-//                         stored from registers (a whole chunk, not the tensor's first or last);
-//   anything else         element by element, zero past the extent.
+//                         stored from registers (not the tensor's first or last chunk);
+//   anything else         element by element.
 // Most chunks are thus in flight without registers: the caller commits them as a group and
 // waits for it later (cp_async_fence / cp_async_wait<N>, arch/sm80/cp_async.hpp), which lets a
 // producer keep several boxes in flight. The register path's reads of the 32-bit words around
@@ -108,15 +109,17 @@ CUTE_DSL_DEVICE void copy_box(GlobalBox<T> const& src, TmaBox<3> const& origin, 
     const auto address = reinterpret_cast<unsigned long long>(g);
     if (n == 0) {  // wholly past an extent
       *reinterpret_cast<detail::CopyBoxChunk*>(s) = detail::CopyBoxChunk{};
+    } else if (n < kChunk) {  // the extent ends inside the chunk: read nothing past it
+      detail::copy_box_elements<T, kChunk>(g, s, n);
     } else if (address % 16 == 0) {
-      detail::cp_async<true, 16>(s, g, n * int(sizeof(T)));
-    } else if (n == kChunk && address % 8 == 0) {
+      detail::cp_async<true, 16>(s, g, 16);
+    } else if (address % 8 == 0) {
       detail::cp_async<false, 8>(s, g, 8);
       detail::cp_async<false, 8>(s + kChunk / 2, g + kChunk / 2, 8);
-    } else if (n == kChunk && address % 4 == 0) {
+    } else if (address % 4 == 0) {
       CUTE_DSL_UNROLL
       for (int w = 0; w < 4; ++w) detail::cp_async<false, 4>(s + 2 * w, g + 2 * w, 4);
-    } else if (n == kChunk && address % 2 == 0 && g != src.ptr && g + kChunk <= last) {
+    } else if (address % 2 == 0 && g != src.ptr && g + kChunk <= last) {
       *reinterpret_cast<detail::CopyBoxChunk*>(s) = detail::copy_box_shifted_chunk(reinterpret_cast<unsigned char const*>(g));
     } else {
       detail::copy_box_elements<T, kChunk>(g, s, n);
