@@ -94,18 +94,23 @@ namespace {
 Expected<KernelPtr, JitError> compile_with(const KernelSpec& spec, const CompileOptions& options,
                                            const Hash128& fingerprint, const Hash128* bulk_hash, KernelCache& cache,
                                            CompileReport* report) {
+  // 1. Memory: the hot path. Allocates nothing, reads no clock and no environment (either can
+  // cost more than the lookup), and builds a report (three strings) only for a caller that asked.
+  // Dumps asked for through the API are written on memory hits too.
+  if (KernelPtr hit = cache.find_in_memory(fingerprint, spec, bulk_hash)) {
+    cache.count(CacheOutcome::memory_hit);
+    if (report != nullptr || !options.dump.dir.empty()) {
+      CompileReport local;
+      CompileReport& rep = report ? *report : local;
+      rep = CompileReport{};
+      rep.outcome = CacheOutcome::memory_hit;
+      if (!options.dump.dir.empty()) detail::observe_compile(spec, options, *hit, rep, options.dump, false);
+    }
+    return hit;
+  }
   CompileReport local;
   CompileReport& rep = report ? *report : local;
   rep = CompileReport{};
-
-  // 1. Memory: the hot path. Allocates nothing, reads no clock and no environment (either can
-  // cost more than the lookup). Dumps asked for through the API are written on memory hits too.
-  if (KernelPtr hit = cache.find_in_memory(fingerprint, spec, bulk_hash)) {
-    cache.count(CacheOutcome::memory_hit);
-    rep.outcome = CacheOutcome::memory_hit;
-    if (!options.dump.dir.empty()) detail::observe_compile(spec, options, *hit, rep, options.dump, false);
-    return hit;
-  }
   const auto start = Clock::now();
   const detail::Environment env = detail::read_environment();  // the one read of this compile
   const DumpOptions& dump = options.dump.dir.empty() ? env.dump : options.dump;
