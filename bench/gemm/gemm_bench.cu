@@ -34,13 +34,15 @@ struct Shape {
 
 const Shape kShapes[] = {
     {1024, 1024, 1024, kK, kK, true}, {2048, 2048, 2048, kK, kK, true}, {4096, 4096, 4096, kK, kK, true},
-    {8192, 8192, 8192},               {16384, 16384, 16384},            {8192, 8192, 1024},
+    {8192, 8192, 8192, kK, kK, true}, {16384, 16384, 16384},            {8192, 8192, 1024, kK, kK, true},
     {4096, 4096, 8192},               {16384, 16384, 4096},             {1000, 1030, 520},
     {64, 8192, 8192, kK, kK, true},   {128, 8192, 8192, kK, kK, true},
     // Wave quantization and narrow N (the heuristic's hard cases), every variant timed.
     {3000, 3000, 3000, kK, kK, true}, {4096, 1536, 4096, kK, kK, true}, {5120, 5120, 5120, kK, kK, true},
     // 3000^3's rows start 16 bytes apart, 3008^3's 128 (a whole swizzle row): TMA's alignment cost.
     {3008, 3008, 3008, kK, kK, true},
+    // LLM prefill layers (tokens x N x K) where the cluster and tile choice decide the waves.
+    {16384, 4096, 4096, kK, kK, true}, {8192, 12288, 4096, kK, kK, true}, {2048, 1536, 4096, kK, kK, true},
     // The other operand majors, one shape each (NN, TT, NT).
     {4096, 4096, 4096, kMN, kK},      {4096, 4096, 4096, kK, kMN},      {4096, 4096, 4096, kMN, kMN},
 };

@@ -31,6 +31,16 @@ TEST(GemmSm90, HeuristicClustersOnlyWithSeveralWaves) {
   EXPECT_EQ(gemm_sm90_heuristic({2048, 2048, 2048, 1}, 132).cluster_m, 1);  // 128 tiles of 128 x 256: one wave
   EXPECT_EQ(gemm_sm90_heuristic({4096, 4096, 4096, 1}, 132).cluster_m, 2);
   EXPECT_EQ(gemm_sm90_heuristic({4096, 4096, 4096, 1}, 132).tile_n, 256);
+  // 384 tiles of 128 x 128 (3 waves) beat 192 of 128 x 256 (2 waves of bigger tiles); no cluster
+  // for the 128 x 128 tile.
+  const GemmSm90Config narrow = gemm_sm90_heuristic({4096, 1536, 4096, 1}, 132);
+  EXPECT_EQ(narrow.tile_n, 128);
+  EXPECT_EQ(narrow.cluster_m, 1);
+  // Rows off 128-byte lines (3000 bf16 = 6000 bytes): the wide tile with B multicast.
+  const GemmSm90Config misaligned = gemm_sm90_heuristic({3000, 3000, 3000, 1}, 132, GmmaMajor::K, false);
+  EXPECT_EQ(misaligned.tile_n, 256);
+  EXPECT_EQ(misaligned.cluster_m, 2);
+  EXPECT_EQ(gemm_sm90_heuristic({3000, 3000, 3000, 1}, 132).cluster_m, 1);  // the same shape, aligned rows
 }
 
 TEST(GemmSm90, SkinnyMHeuristicPicks64RowTiles) {

@@ -98,10 +98,12 @@ inline int gemm_sm90_split_k(GemmShape s, GemmSm90Config c, int sm_count) {
 
 // Picks the variant with the smallest estimated time: waves of tiles over the SMs, each wave
 // costing its tile area divided by how close that tile shape gets to the 128 x 256 tile's speed
-// (a smaller tile re-reads its operands more often per flop). Clusters of 2 when M has two row
-// blocks and there is more than one wave of tiles. 64-row tiles pay off for M <= 64, where a
+// (a smaller tile re-reads its operands more often per flop). Clusters of 2 for the 128 x 256
+// tile when M has two row blocks and there is more than one wave of tiles; rows off 128-byte
+// lines switch to that tile and cluster (see below). 64-row tiles pay off for M <= 64, where a
 // 128-row tile would multiply zeros in half of its rows. Measurements: bench/results/gemm_notes.md.
-inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor major_b = GmmaMajor::K) {
+inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor major_b = GmmaMajor::K,
+                                          bool rows_128b_aligned = true) {
   struct Candidate {
     int tile_m, tile_n, stages;
     double efficiency;
@@ -120,11 +122,21 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor m
       best = config;
     }
   }
-  // Clusters of 2 pay off once tiles queue up behind each other (several waves: B's L2 traffic
-  // halves); in a single wave they only constrain placement (run 10: 2048^3 622 vs 602 TFLOP/s).
+  // Clusters of 2 (B multicast to both CTAs) pay off for the 128 x 256 tile once tiles queue up
+  // behind each other (several waves); in a single wave they only constrain placement. For the
+  // 128 x 128 tile they cost more than the B traffic they save (H100, 2026-11-25: 8192^3 478 vs
+  // 617 TFLOP/s, 4096 x 1536 x 4096 582 vs 671), except below.
   const long long row_blocks = (s.m + 127) / 128;
-  const long long tiles = row_blocks * ((s.n + best.tile_n - 1) / best.tile_n) * (long long)s.l;
-  if (best.tile_m == 128 && row_blocks >= 2 && best.tile_n >= 128 && tiles > sm_count) best.cluster_m = 2;
+  const auto tiles_of = [&](int tile_n) { return row_blocks * ((s.n + tile_n - 1) / tile_n) * (long long)s.l; };
+  const bool several_waves = best.tile_m == 128 && row_blocks >= 2 && tiles_of(best.tile_n) > sm_count;
+  if (several_waves && !rows_128b_aligned) {
+    // Rows that straddle 128-byte lines (a leading dimension or base off a multiple of 128 bytes)
+    // cost the TMA two line requests per 128-byte box row: the wide tile with B multicast asks
+    // for the fewest lines per flop (3000^3: 441 vs 281 TFLOP/s for 128 x 128 alone).
+    best = GemmSm90Config{256, 4, 2, false, 128};
+  } else if (several_waves && best.tile_n == 256) {
+    best.cluster_m = 2;
+  }
   best.splits = gemm_sm90_split_k(s, best, sm_count);
   return best;
 }
@@ -160,14 +172,25 @@ std::string gemm_sm90_unsupported(const GemmSm90Arguments<TA, TD>& a) {
   return {};
 }
 
+// Whether every row (and batch) of A and B starts on a multiple of `Bytes`: base addresses,
+// leading dimensions and batch strides.
+template <int Bytes, class TA, class TD>
+bool gemm_sm90_rows_aligned(const GemmSm90Arguments<TA, TD>& a) {
+  auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % Bytes == 0; };
+  auto bytes = [](long long elements) { return (elements * (long long)sizeof(TA)) % Bytes == 0; };
+  return aligned(a.a) && aligned(a.b) && bytes(a.lda) && bytes(a.ldb) &&
+         (a.shape.l == 1 || (bytes(a.batch_stride_a) && bytes(a.batch_stride_b)));
+}
 // Whether tensor maps can describe A and B (16-byte aligned bases, leading dimensions and batch
 // strides): the TMA mainloop. Otherwise the copy mainloop serves the same shapes.
 template <class TA, class TD>
 bool gemm_sm90_tma_describable(const GemmSm90Arguments<TA, TD>& a) {
-  auto aligned16 = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
-  auto bytes16 = [](long long elements) { return (elements * (long long)sizeof(TA)) % 16 == 0; };
-  return aligned16(a.a) && aligned16(a.b) && bytes16(a.lda) && bytes16(a.ldb) &&
-         (a.shape.l == 1 || (bytes16(a.batch_stride_a) && bytes16(a.batch_stride_b)));
+  return gemm_sm90_rows_aligned<16>(a);
+}
+// Whether every row of A and B starts on a 128-byte line (the heuristic's concern: see there).
+template <class TA, class TD>
+bool gemm_sm90_rows_128b_aligned(const GemmSm90Arguments<TA, TD>& a) {
+  return gemm_sm90_rows_aligned<128>(a);
 }
 
 namespace detail {
@@ -349,7 +372,8 @@ cudaError_t gemm_sm90_variant(const GemmSm90Arguments<TA, TD>& args, cudaStream_
 }
 
 // `config` zero: the heuristic's choice for these arguments on the current device.
-inline GemmSm90Config gemm_sm90_resolve(GemmShape shape, GmmaMajor major_b, GemmSm90Config config) {
+inline GemmSm90Config gemm_sm90_resolve(GemmShape shape, GmmaMajor major_b, GemmSm90Config config,
+                                        bool rows_128b_aligned = true) {
   if (config.tile_n != 0) return config;
   static std::atomic<int> sm_count_by_device[detail::kCachedDevices];  // 0: not read yet
   int device = 0;
@@ -363,7 +387,7 @@ inline GemmSm90Config gemm_sm90_resolve(GemmShape shape, GmmaMajor major_b, Gemm
       sm_count_by_device[device].store(sm_count, std::memory_order_relaxed);
     }
   }
-  return gemm_sm90_heuristic(shape, sm_count, major_b);
+  return gemm_sm90_heuristic(shape, sm_count, major_b, rows_128b_aligned);
 }
 
 // D = alpha * A * B^T + beta * C on `stream`. `config` zero: the heuristic's choice. Returns
@@ -375,7 +399,8 @@ cudaError_t gemm_sm90_majors(const GemmSm90Arguments<TA, TD>& args, cudaStream_t
                              GemmSm90Config config = {}) {
   if (args.major_a != MajorA || args.major_b != MajorB || !gemm_sm90_unsupported(args).empty())
     return cudaErrorInvalidValue;
-  return gemm_sm90_variant<TA, TD, MajorA, MajorB>(args, stream, gemm_sm90_resolve(args.shape, MajorB, config));
+  return gemm_sm90_variant<TA, TD, MajorA, MajorB>(args, stream,
+                                                   gemm_sm90_resolve(args.shape, MajorB, config, gemm_sm90_rows_128b_aligned(args)));
 }
 
 template <class TA, class TD>
