@@ -366,8 +366,13 @@ __global__ void __launch_bounds__(gemm_sm90_impl::kThreads, 1)
     } else {
       const GlobalBox<TA> ga = typed_box<TA>(p.box_a), gb = typed_box<TA>(p.box_b);
       // copy_box leaves most of a stage in flight (cp.async): commit each stage as a group, keep
-      // kCopyLag stages in flight, and publish a stage once its group has landed.
-      constexpr int kCopyLag = Stages > 2 ? 2 : Stages - 1;
+      // kCopyLag stages in flight, and publish a stage once its group has landed. Stages - 2 is
+      // the most that cannot deadlock: acquiring stage s needs stage s - Stages released, and a
+      // consumer releases a stage only once the next one's wgmma is issued (it keeps one batch in
+      // flight), i.e. once stage s - Stages + 1 is published. (Stages - 1 hung on the GPU; Stages
+      // - 2 ran no faster than 2 on an H100, 2026-11-25: the copy path is not bound by this depth.)
+      static_assert(Stages >= 4, "gemm_sm90_kernel: the copy mainloop keeps 2 stages in flight");
+      constexpr int kCopyLag = 2;
       auto publish = state;  // the oldest stage issued but not yet published
       int in_flight = 0;
       auto publish_oldest = [&] {
