@@ -34,5 +34,7 @@ jit::Expected<jit::KernelSpec, jit::JitError> build_spec(const SpecArguments& s)
 // `cute-dsl jit export` (export_command.cpp).
 int export_main(std::span<char* const> args);
 void export_usage(std::FILE* out);
+int epilogue_main(std::span<char* const> args);  // epilogue_command.cpp
+void epilogue_usage(std::FILE* out);
 
 }  // namespace cute_dsl::tools

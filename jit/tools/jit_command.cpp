@@ -335,12 +335,15 @@ int jit_command(std::span<char* const> args) {
     warmup_usage(out);
     std::fputc('\n', out);
     export_usage(out);
+    std::fputc('\n', out);
+    epilogue_usage(out);
     return args.empty() ? 2 : 0;
   }
   if (std::string_view(args[0]) == "compile") return compile_main(args.subspan(1));
   if (std::string_view(args[0]) == "warmup") return warmup_main(args.subspan(1));
   if (std::string_view(args[0]) == "export") return export_main(args.subspan(1));
-  std::fprintf(stderr, "ERROR: unknown jit subcommand '%s' (`compile`, `warmup` or `export`)\n", args[0]);
+  if (std::string_view(args[0]) == "epilogue") return epilogue_main(args.subspan(1));
+  std::fprintf(stderr, "ERROR: unknown jit subcommand '%s' (`compile`, `warmup`, `export` or `epilogue`)\n", args[0]);
   return 2;
 }
 
