@@ -93,6 +93,7 @@ struct GemmSm90Params {
 #include "cute_dsl/arch/sm90/setmaxnreg.hpp"
 #include "cute_dsl/arch/sm90/tma_copy.hpp"
 #include "cute_dsl/arch/sm90/wgmma.hpp"
+#include "cute_dsl/epilogue/gemm_visit.hpp"
 #include "cute_dsl/kernels/gemm_sm90_layouts.hpp"
 #include "cute_dsl/pipeline/async_pipeline.hpp"
 #include "cute_dsl/pipeline/tma_pipeline.hpp"
@@ -263,12 +264,20 @@ using GemmSm90KernelParams =
 // (New parameters go last, with defaults: the JIT path names instantiations by these arguments.)
 // TmaLoads false: the producer warpgroup fills the same rings with ordinary loads (copy_box), for
 // operands a tensor map cannot describe; clusters of 1 only.
-template <class TA, class TD, int TileN, int Stages, int ClusterM, bool PingPong = false,
-          GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K, int TileM = gemm_sm90_impl::kTileM,
-          bool TmaLoads = true>
-__global__ void __launch_bounds__(gemm_sm90_impl::kThreads, 1)
-    gemm_sm90_kernel(const __grid_constant__ GemmSm90KernelParams<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM> p) {
-  using namespace gemm_sm90_impl;
+namespace gemm_sm90_impl {
+
+// The plain epilogue (D = alpha * acc + beta * C): what gemm_sm90_kernel runs. A fused kernel
+// (gemm_sm90_fused_kernel) passes an epilogue tree instead (epilogue/gemm_visit.hpp).
+struct NoFusion {};
+
+// The kernel's body, shared by the plain and the fused kernel. Inlined into each, so that the
+// plain kernel's code is what it was before the fused one existed (same SASS: checked with
+// `nvcc -cubin` before and after, 2026-11-25).
+template <class TA, class TD, int TileN, int Stages, int ClusterM, bool PingPong, GmmaMajor MajorA, GmmaMajor MajorB, int TileM,
+          bool TmaLoads, class Fusion>
+__device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM> const& p,
+                                    Fusion const& fusion) {
+  (void)fusion;  // NoFusion: unused
   // Only an sm_90a pass compiles the body. Other passes of the same translation unit (the
   // compute_90 PTX that `nvcc -arch=sm_90a` also embeds, sm_80 in a fat binary) get a trap: the
   // kernel exists there (the host stub refers to it) but must never run; the launchers refuse
@@ -452,6 +461,22 @@ __global__ void __launch_bounds__(gemm_sm90_impl::kThreads, 1)
       for (int h = 0; h < int(size<1>(acc)); ++h) {  // 64-row atom blocks of this thread's share
         CUTE_DSL_UNROLL
         for (int n = 0; n < int(size<2>(acc)); ++n) {
+          if constexpr (!is_same_v<Fusion, NoFusion>) {
+            // The tree replaces each accumulator with D's value (aux stores and reductions on the
+            // way), then the plain store writes it: alpha = 1, beta = 0 fold away.
+            auto acc_tree = acc(_, h, n);
+            epilogue::gemm_visit_accumulators<kAccN>(fusion, acc_tree, tCcC(_, h, n), p.epilogue.m, p.epilogue.n, tile.m_block,
+                                                     tile.n_block, tile.batch, thread_in_wg % 32);
+            GemmEpilogueParams<TD> plain = p.epilogue;
+            plain.alpha = 1.f, plain.beta = 0.f;
+            if constexpr (kStagedEpilogue)
+              gemm_store_accumulators_staged<TD, kAccN>(acc_tree, tCcC(_, h, n), plain, tile.m_block, tile.n_block, tile.batch,
+                                                        thread_in_wg % 32,
+                                                        epilogue_stage + (threadIdx.x / 32 - 4) * kGemmEpilogueStageBytesPerWarp);
+            else
+              gemm_store_accumulators<TD, kAccN>(acc_tree, tCcC(_, h, n), plain, tile.m_block, tile.n_block, tile.batch);
+            continue;
+          }
           const auto acc_hn = acc(_, h, n);
           const auto crd_hn = tCcC(_, h, n);
           if constexpr (kStagedEpilogue)
@@ -471,6 +496,29 @@ __global__ void __launch_bounds__(gemm_sm90_impl::kThreads, 1)
     arch::cluster_sync();
   }
   }  // sm_90a
+}
+
+}  // namespace gemm_sm90_impl
+
+template <class TA, class TD, int TileN, int Stages, int ClusterM, bool PingPong = false,
+          GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K, int TileM = gemm_sm90_impl::kTileM,
+          bool TmaLoads = true>
+__global__ void __launch_bounds__(gemm_sm90_impl::kThreads, 1)
+    gemm_sm90_kernel(const __grid_constant__ GemmSm90KernelParams<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM> p) {
+  gemm_sm90_impl::run<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM, TmaLoads>(p, gemm_sm90_impl::NoFusion{});
+}
+
+// The same GEMM with an epilogue tree (epilogue/, docs/10_epilogues.md): D = tree(acc, ...) instead
+// of alpha * acc + beta * C (p.epilogue's alpha, beta and C are not used; D, its leading
+// dimension, M and N are). Epilogue is the tree's type, e.g. decltype(gelu(acc() + col_broadcast(bias))):
+// nameable, so the JIT can instantiate it from generated source.
+template <class TA, class TD, int TileN, int Stages, int ClusterM, bool PingPong, GmmaMajor MajorA, GmmaMajor MajorB, int TileM,
+          bool TmaLoads, class Epilogue>
+__global__ void __launch_bounds__(gemm_sm90_impl::kThreads, 1)
+    gemm_sm90_fused_kernel(const __grid_constant__ GemmSm90KernelParams<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM> p,
+                           const __grid_constant__ Epilogue tree) {
+  static_assert(epilogue::EpilogueNode<Epilogue>, "gemm_sm90_fused_kernel: Epilogue must be an epilogue tree (cute_dsl/epilogue)");
+  gemm_sm90_impl::run<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM, TmaLoads>(p, tree);
 }
 
 }  // namespace cute_dsl::kernels

@@ -24,6 +24,7 @@
 #include <mutex>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "cute_dsl/arch/sm90/tma_descriptor.hpp"
@@ -259,10 +260,15 @@ inline cudaError_t gemm_sm90_device_workspace(int device, std::size_t bytes, voi
   return cudaSuccess;
 }
 
+// Fusion: gemm_sm90_impl::NoFusion (the plain kernel) or an epilogue tree (the fused kernel).
 template <class TA, class TD, GmmaMajor MajorA, GmmaMajor MajorB, int TileN, int Stages, int ClusterM, bool PingPong = false,
-          int TileM = gemm_sm90_impl::kTileM, bool TmaLoads = true>
-cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t stream, int splits = 1) {
-  auto* kernel = &gemm_sm90_kernel<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM, TmaLoads>;
+          int TileM = gemm_sm90_impl::kTileM, bool TmaLoads = true, class Fusion = gemm_sm90_impl::NoFusion>
+cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t stream, int splits = 1, const Fusion& fusion = {}) {
+  constexpr bool kPlain = std::is_same_v<Fusion, gemm_sm90_impl::NoFusion>;
+  auto* kernel = [] {
+    if constexpr (kPlain) return &gemm_sm90_kernel<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM, TmaLoads>;
+    else return &gemm_sm90_fused_kernel<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM, TmaLoads, Fusion>;
+  }();
   constexpr int kSmem = gemm_sm90_shared_bytes<TA, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM>;
   static std::atomic<bool> attr_set[kCachedDevices];  // the attribute is per device
   static std::atomic<int> max_clusters_by_device[kCachedDevices];  // 0: not computed yet
@@ -338,35 +344,38 @@ cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t st
   const int units = tiles.units(p.splits);
   const int clusters = units < max_clusters ? units : max_clusters;
   config.gridDim = dim3(clusters * ClusterM);
-  return cudaLaunchKernelEx(&config, kernel, p);
+  if constexpr (kPlain) return cudaLaunchKernelEx(&config, kernel, p);
+  else return cudaLaunchKernelEx(&config, kernel, p, fusion);
 }
 
 }  // namespace detail
 
 // The variants of one operand layout: `config` (non-zero) picks one. A translation unit that
 // only needs one layout calls this directly and instantiates 8 kernels instead of 32.
-template <class TA, class TD, GmmaMajor MajorA, GmmaMajor MajorB>
-cudaError_t gemm_sm90_variant(const GemmSm90Arguments<TA, TD>& args, cudaStream_t stream, GemmSm90Config config) {
+// Fusion: an epilogue tree for the fused kernels (gemm_sm90_fused), NoFusion for the plain ones.
+template <class TA, class TD, GmmaMajor MajorA, GmmaMajor MajorB, class Fusion = gemm_sm90_impl::NoFusion>
+cudaError_t gemm_sm90_variant(const GemmSm90Arguments<TA, TD>& args, cudaStream_t stream, GemmSm90Config config,
+                              const Fusion& fusion = {}) {
   if (!gemm_sm90_config_supports(config, MajorB)) return cudaErrorInvalidValue;
   // Operands TMA cannot describe: the copy mainloop, in the 128 x 128 tile (or the 64-row tile
   // the configuration asked for: skinny M).
   if (!gemm_sm90_tma_describable(args)) {
-    if (config.tile_m == 64) return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 8, 1, false, 64, false>(args, stream, config.splits);
-    return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 1, false, 128, false>(args, stream, config.splits);
+    if (config.tile_m == 64) return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 8, 1, false, 64, false, Fusion>(args, stream, config.splits, fusion);
+    return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 1, false, 128, false, Fusion>(args, stream, config.splits, fusion);
   }
   const int key = config.tile_m * 1000000 + (config.ping_pong ? 100000 : 0) + config.tile_n * 100 + config.stages * 10 +
                   config.cluster_m;
   switch (key) {
-    case 128025642: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 256, 4, 2>(args, stream, config.splits);
-    case 128025641: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 256, 4, 1>(args, stream, config.splits);
-    case 128012862: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 2>(args, stream, config.splits);
-    case 128012861: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 1>(args, stream, config.splits);
-    case 128006481: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 64, 8, 1>(args, stream, config.splits);
-    case 128112862: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 2, true>(args, stream, config.splits);
+    case 128025642: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 256, 4, 2, false, 128, true, Fusion>(args, stream, config.splits, fusion);
+    case 128025641: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 256, 4, 1, false, 128, true, Fusion>(args, stream, config.splits, fusion);
+    case 128012862: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 2, false, 128, true, Fusion>(args, stream, config.splits, fusion);
+    case 128012861: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 1, false, 128, true, Fusion>(args, stream, config.splits, fusion);
+    case 128006481: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 64, 8, 1, false, 128, true, Fusion>(args, stream, config.splits, fusion);
+    case 128112862: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 2, true, 128, true, Fusion>(args, stream, config.splits, fusion);
     case 64006521:  // (not for MN-major B: gemm_sm90_config_supports refused it above)
-      if constexpr (MajorB == GmmaMajor::K) return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 64, 12, 1, false, 64>(args, stream, config.splits);
+      if constexpr (MajorB == GmmaMajor::K) return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 64, 12, 1, false, 64, true, Fusion>(args, stream, config.splits, fusion);
       else return cudaErrorInvalidValue;
-    case 64012881: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 8, 1, false, 64>(args, stream, config.splits);
+    case 64012881: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 8, 1, false, 64, true, Fusion>(args, stream, config.splits, fusion);
     default: return cudaErrorInvalidValue;
   }
 }
@@ -410,6 +419,40 @@ cudaError_t gemm_sm90(const GemmSm90Arguments<TA, TD>& args, cudaStream_t stream
   if (args.major_a == MN && args.major_b == K) return gemm_sm90_majors<MN, K>(args, stream, config);
   if (args.major_a == K && args.major_b == MN) return gemm_sm90_majors<K, MN>(args, stream, config);
   return gemm_sm90_majors<MN, MN>(args, stream, config);
+}
+
+// ---- Fused epilogues (cute_dsl/epilogue, docs/10_epilogues.md) ---------------------------------
+// D = tree(acc, ...) instead of alpha * A * B^T + beta * C: D (its type TD, ldd, batch stride)
+// comes from `args`; C, alpha and beta do not (the tree reads C through c_source and scales
+// with scalar()): beta must be 0. Aux stores and reductions write the tree's own tensors.
+
+// Empty when the fused GEMM can run these arguments; otherwise the rule they break.
+template <class TA, class TD>
+std::string gemm_sm90_fused_unsupported(const GemmSm90Arguments<TA, TD>& args) {
+  if (args.beta != 0.f) return "gemm_sm90_fused: C enters through the tree (c_source): beta must be 0";
+  return gemm_sm90_unsupported(args);
+}
+
+// The heuristic's configuration (or `config`), among every variant: up to 10 kernels per tree
+// and operand layout are instantiated.
+template <GmmaMajor MajorA, GmmaMajor MajorB, class TA, class TD, epilogue::EpilogueNode Tree>
+cudaError_t gemm_sm90_fused(const GemmSm90Arguments<TA, TD>& args, const Tree& tree, cudaStream_t stream = nullptr,
+                            GemmSm90Config config = {}) {
+  if (args.major_a != MajorA || args.major_b != MajorB || !gemm_sm90_fused_unsupported(args).empty())
+    return cudaErrorInvalidValue;
+  return gemm_sm90_variant<TA, TD, MajorA, MajorB>(
+      args, stream, gemm_sm90_resolve(args.shape, MajorB, config, gemm_sm90_rows_128b_aligned(args)), tree);
+}
+
+// One variant fixed at compile time (one kernel per tree and layout: what tests and fused
+// benchmarks instantiate). TMA-describable A and B only (gemm_sm90_tma_describable), no split-K.
+template <GmmaMajor MajorA, GmmaMajor MajorB, int TileN, int Stages, int ClusterM, class TA, class TD, epilogue::EpilogueNode Tree>
+cudaError_t gemm_sm90_fused_variant(const GemmSm90Arguments<TA, TD>& args, const Tree& tree, cudaStream_t stream = nullptr) {
+  if (args.major_a != MajorA || args.major_b != MajorB || !gemm_sm90_fused_unsupported(args).empty() ||
+      !gemm_sm90_tma_describable(args))
+    return cudaErrorInvalidValue;
+  return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, TileN, Stages, ClusterM, false, gemm_sm90_impl::kTileM, true, Tree>(
+      args, stream, 1, tree);
 }
 
 }  // namespace cute_dsl::kernels

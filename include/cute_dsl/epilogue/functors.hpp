@@ -1,0 +1,100 @@
+// The elementwise functors epilogue trees apply (compute.hpp wraps them as nodes), written once
+// for the device (V = float) and the host reference (V = double or float).
+//
+// Forward: Add Sub Mul Div Neg Fma Max Min Clamp Relu LeakyRelu GeluErf GeluTanh Silu Sigmoid
+// Tanh Exp. Backward (gradient, pre-activation): DRelu DGeluErf DGeluTanh.
+// Any trivially copyable type with `template <class V> V operator()(V...) const` works as well
+// (map(f, a, b...)), including lambdas with `auto` parameters.
+//
+// Why not kernels/elementwise_ops.hpp's functors: those are typed T -> T on storage types and
+// pick fast 16-bit paths; tree nodes work on the compute type, whose precision the output's
+// conversion decides (convert.hpp), and the host reference must run them in double.
+#pragma once
+
+#include "cute_dsl/config.hpp"
+
+#if !defined(__CUDACC_RTC__)
+#  include <cmath>  // the host's expf/erf...; NVRTC has them built in
+#endif
+
+namespace cute_dsl::epilogue {
+
+// float and double overloads of the few functions the functors need: one spelling for V.
+namespace math {
+CUTE_DSL_HOST_DEVICE inline float exp(float x) { return ::expf(x); }
+CUTE_DSL_HOST_DEVICE inline double exp(double x) { return ::exp(x); }
+CUTE_DSL_HOST_DEVICE inline float tanh(float x) { return ::tanhf(x); }
+CUTE_DSL_HOST_DEVICE inline double tanh(double x) { return ::tanh(x); }
+CUTE_DSL_HOST_DEVICE inline float erf(float x) { return ::erff(x); }
+CUTE_DSL_HOST_DEVICE inline double erf(double x) { return ::erf(x); }
+CUTE_DSL_HOST_DEVICE inline float abs(float x) { return ::fabsf(x); }
+CUTE_DSL_HOST_DEVICE inline double abs(double x) { return ::fabs(x); }
+}  // namespace math
+
+struct Add { template <class V> CUTE_DSL_HOST_DEVICE V operator()(V a, V b) const { return a + b; } };
+struct Sub { template <class V> CUTE_DSL_HOST_DEVICE V operator()(V a, V b) const { return a - b; } };
+struct Mul { template <class V> CUTE_DSL_HOST_DEVICE V operator()(V a, V b) const { return a * b; } };
+struct Div { template <class V> CUTE_DSL_HOST_DEVICE V operator()(V a, V b) const { return a / b; } };
+struct Neg { template <class V> CUTE_DSL_HOST_DEVICE V operator()(V a) const { return -a; } };
+// a * b + c; the device contracts it to one FMA (one rounding), the host reference in double
+// is closer than either.
+struct Fma { template <class V> CUTE_DSL_HOST_DEVICE V operator()(V a, V b, V c) const { return a * b + c; } };
+// Max / Min: NaN-propagation as `a > b ? a : b` (a NaN in b wins, in a loses): documented, not IEEE fmax.
+struct Max { template <class V> CUTE_DSL_HOST_DEVICE V operator()(V a, V b) const { return a > b ? a : b; } };
+struct Min { template <class V> CUTE_DSL_HOST_DEVICE V operator()(V a, V b) const { return a < b ? a : b; } };
+// @pre lo <= hi
+struct Clamp {
+  template <class V>
+  CUTE_DSL_HOST_DEVICE V operator()(V x, V lo, V hi) const { return x < lo ? lo : (x > hi ? hi : x); }
+};
+
+struct Relu { template <class V> CUTE_DSL_HOST_DEVICE V operator()(V x) const { return x > V(0) ? x : V(0); } };
+struct LeakyRelu {
+  float slope = 0.01f;
+  template <class V>
+  CUTE_DSL_HOST_DEVICE V operator()(V x) const { return x > V(0) ? x : V(slope) * x; }
+};
+struct Sigmoid { template <class V> CUTE_DSL_HOST_DEVICE V operator()(V x) const { return V(1) / (V(1) + math::exp(-x)); } };
+struct Tanh { template <class V> CUTE_DSL_HOST_DEVICE V operator()(V x) const { return math::tanh(x); } };
+struct Exp { template <class V> CUTE_DSL_HOST_DEVICE V operator()(V x) const { return math::exp(x); } };
+struct Silu { template <class V> CUTE_DSL_HOST_DEVICE V operator()(V x) const { return x / (V(1) + math::exp(-x)); } };
+
+// GELU, exact: x Phi(x) = 0.5 x (1 + erf(x / sqrt 2)) (PyTorch's approximate='none').
+struct GeluErf {
+  template <class V>
+  CUTE_DSL_HOST_DEVICE V operator()(V x) const { return V(0.5) * x * (V(1) + math::erf(x * V(0.70710678118654752))); }
+};
+// GELU, tanh form: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) (approximate='tanh').
+struct GeluTanh {
+  template <class V>
+  CUTE_DSL_HOST_DEVICE V operator()(V x) const {
+    return V(0.5) * x * (V(1) + math::tanh(V(0.79788456080286536) * (x + V(0.044715) * x * x * x)));
+  }
+};
+
+// Backward: the gradient at the output times the activation's derivative at `pre`, the
+// pre-activation the forward pass stored (aux_store) and the backward pass loads (aux_load).
+struct DRelu {
+  template <class V>
+  CUTE_DSL_HOST_DEVICE V operator()(V grad, V pre) const { return pre > V(0) ? grad : V(0); }
+};
+// d/dx x Phi(x) = Phi(x) + x phi(x).
+struct DGeluErf {
+  template <class V>
+  CUTE_DSL_HOST_DEVICE V operator()(V grad, V x) const {
+    const V cdf = V(0.5) * (V(1) + math::erf(x * V(0.70710678118654752)));
+    const V pdf = V(0.39894228040143268) * math::exp(V(-0.5) * x * x);
+    return grad * (cdf + x * pdf);
+  }
+};
+// d/dx of the tanh form: 0.5 (1 + t) + 0.5 x (1 - t^2) u'(x), t = tanh(u), u = k (x + c x^3).
+struct DGeluTanh {
+  template <class V>
+  CUTE_DSL_HOST_DEVICE V operator()(V grad, V x) const {
+    const V k = V(0.79788456080286536), c = V(0.044715);
+    const V t = math::tanh(k * (x + c * x * x * x));
+    return grad * (V(0.5) * (V(1) + t) + V(0.5) * x * (V(1) - t * t) * k * (V(1) + V(3) * c * x * x));
+  }
+};
+
+}  // namespace cute_dsl::epilogue
