@@ -2,6 +2,9 @@
 // parser over a small tokenizer, the checks, the canonical printer and the host evaluator.
 #include "cute_dsl/jit/epilogue_expression.hpp"
 
+#include "cute_dsl/epilogue/convert.hpp"
+#include "cute_dsl/epilogue/functors.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -287,6 +290,12 @@ class Parser {
       if (int(args.size()) != f->arity)
         return unexpected(error_at(text_, t.column, t.text + " takes " + std::to_string(f->arity) + " argument" +
                                                         (f->arity == 1 ? "" : "s") + ", not " + std::to_string(args.size())));
+      if (t.text == "leaky_relu") {  // the device functor holds its slope: one value for the whole tensor
+        const Node& slope = program_.nodes[std::size_t(args[1])];
+        const bool constant = slope.kind == NodeKind::number ||
+                              (slope.kind == NodeKind::input && program_.inputs[std::size_t(slope.index)].kind == InputKind::scalar);
+        if (!constant) return unexpected(error_at(text_, slope.column, "leaky_relu's slope must be a number or a scalar input"));
+      }
       return push({NodeKind::call, 0, -1, t.text, std::move(args), t.column});
     }
     if (auto v = values_.find(t.text); v != values_.end() && !is_punct(peek(), '[')) return v->second;
@@ -327,51 +336,29 @@ class Parser {
   int bare_column_ = 0;
 };
 
-// Round to a binary format with `mantissa` fraction bits, least normal exponent `emin`, largest
-// finite value `max_finite`: nearest even; past the range, infinity or (fp8) the largest value.
-double round_to_format(double x, int mantissa, int emin, double max_finite, bool saturate) {
-  if (x == 0 || !std::isfinite(x)) return saturate && std::isinf(x) ? std::copysign(max_finite, x) : x;
-  int e = 0;
-  (void)std::frexp(std::fabs(x), &e);
-  const int lead = std::max(e - 1, emin);  // below the normal range the quantum stays fixed
-  const double quantum = std::ldexp(1.0, lead - mantissa);
-  double r = std::nearbyint(x / quantum) * quantum;  // the default rounding mode: ties to even
-  if (std::fabs(r) > max_finite) r = saturate ? std::copysign(max_finite, x) : std::copysign(INFINITY, x);
-  return r;
-}
-
-constexpr double kPi = 3.14159265358979323846;
-
-double gelu(double x) { return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0))); }
-double gelu_grad(double x) {
-  const double pdf = std::exp(-0.5 * x * x) / std::sqrt(2.0 * kPi);
-  return 0.5 * (1.0 + std::erf(x / std::sqrt(2.0))) + x * pdf;
-}
-double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
-
+// The device tree's own functors (epilogue/functors.hpp, convert.hpp), evaluated in double: the
+// reference computes exactly what the kernel computes, at higher precision.
 double call(const std::string& f, const std::vector<double>& a) {
-  if (f == "relu") return a[0] > 0 ? a[0] : 0.0;
-  if (f == "gelu") return gelu(a[0]);
-  if (f == "gelu_tanh") {
-    const double k = std::sqrt(2.0 / kPi);
-    return 0.5 * a[0] * (1.0 + std::tanh(k * (a[0] + 0.044715 * a[0] * a[0] * a[0])));
-  }
-  if (f == "silu") return a[0] * sigmoid(a[0]);
-  if (f == "sigmoid") return sigmoid(a[0]);
-  if (f == "tanh") return std::tanh(a[0]);
-  if (f == "exp") return std::exp(a[0]);
+  namespace ep = cute_dsl::epilogue;
+  if (f == "relu") return ep::Relu{}(a[0]);
+  if (f == "gelu") return ep::GeluErf{}(a[0]);
+  if (f == "gelu_tanh") return ep::GeluTanh{}(a[0]);
+  if (f == "silu") return ep::Silu{}(a[0]);
+  if (f == "sigmoid") return ep::Sigmoid{}(a[0]);
+  if (f == "tanh") return ep::Tanh{}(a[0]);
+  if (f == "exp") return ep::Exp{}(a[0]);
   if (f == "abs") return std::fabs(a[0]);
-  if (f == "max") return std::max(a[0], a[1]);
-  if (f == "min") return std::min(a[0], a[1]);
-  if (f == "leaky_relu") return a[0] > 0 ? a[0] : a[1] * a[0];
-  if (f == "drelu") return a[1] > 0 ? a[0] : 0.0;
-  if (f == "dgelu") return a[0] * gelu_grad(a[1]);
-  if (f == "clamp") return std::min(std::max(a[0], a[1]), a[2]);
-  if (f == "fma") return a[0] * a[1] + a[2];
-  if (f == "to_bf16") return round_to_format(a[0], 7, -126, 3.38953138925153547590e38, false);
-  if (f == "to_f16") return round_to_format(a[0], 10, -14, 65504.0, false);
-  if (f == "to_e4m3") return round_to_format(a[0], 3, -6, 448.0, true);
-  if (f == "to_e5m2") return round_to_format(a[0], 2, -14, 57344.0, true);
+  if (f == "max") return ep::Max{}(a[0], a[1]);
+  if (f == "min") return ep::Min{}(a[0], a[1]);
+  if (f == "leaky_relu") return ep::LeakyRelu{float(a[1])}(a[0]);
+  if (f == "drelu") return ep::DRelu{}(a[0], a[1]);
+  if (f == "dgelu") return ep::DGeluErf{}(a[0], a[1]);
+  if (f == "clamp") return ep::Clamp{}(a[0], a[1], a[2]);
+  if (f == "fma") return ep::Fma{}(a[0], a[1], a[2]);
+  if (f == "to_bf16") return ep::ToBf16{}(a[0]);
+  if (f == "to_f16") return ep::ToFp16{}(a[0]);
+  if (f == "to_e4m3") return ep::ToFp8E4M3{}(a[0]);
+  if (f == "to_e5m2") return ep::ToFp8E5M2{}(a[0]);
   return NAN;  // unreachable: the parser admits only epilogue_functions()
 }
 

@@ -25,9 +25,10 @@
 // After `d = ...` or `store t = ...`, the name `d` or `t` stands for that output's f32 value
 // (before any conversion to the output's type): `row_absmax amax = d`.
 // Functions: relu gelu gelu_tanh silu sigmoid tanh exp abs (1 argument), max min leaky_relu
-// drelu dgelu (2: leaky_relu(x, slope); drelu(grad, pre) and dgelu(grad, pre) are the backward
-// of relu/gelu at the pre-activation `pre`), clamp fma (3), to_bf16 to_f16 to_e4m3 to_e5m2
-// (round to nearest even, saturating for fp8).
+// drelu dgelu (2: leaky_relu(x, slope), its slope a number or a scalar input; drelu(grad, pre)
+// and dgelu(grad, pre) are the backward of relu/gelu at the pre-activation `pre`), clamp fma (3),
+// to_bf16 to_f16 to_e4m3 to_e5m2
+// (round to nearest even, saturating to the largest finite value: epilogue/convert.hpp).
 // Errors name the column (1-based) and show the text with a caret.
 #pragma once
 
@@ -97,8 +98,7 @@ std::string canonical(const Program& program, int root);
 
 // The host reference: the value of node `root` at one element. `input(index, row, col)` gives
 // inputs[index]'s value there (a scalar ignores row and col, a row vector col, a column vector
-// row). Conversions round as the device does (bf16, f16: nearest even; fp8 e4m3 / e5m2: nearest
-// even, saturating to the largest finite value).
+// row). Conversions are the device's own (epilogue/convert.hpp's round_to_format, in double).
 struct HostElement {
   double acc = 0;
   double c = 0;
