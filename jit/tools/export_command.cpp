@@ -61,15 +61,6 @@ bool parse_dim3(const std::string& text, jit::Dim3& d) {
   return false;
 }
 
-jit::GemmMajor parse_major(const std::string& option, const char* text, bool& ok) {
-  const std::string t = text;
-  if (t == "k") return jit::GemmMajor::k;
-  if (t == "mn") return jit::GemmMajor::mn;
-  std::fprintf(stderr, "ERROR: %s is k or mn, not '%s'\n", option.c_str(), text);
-  ok = false;
-  return jit::GemmMajor::k;
-}
-
 }  // namespace
 
 int export_main(std::span<char* const> args) {
@@ -97,18 +88,7 @@ int export_main(std::span<char* const> args) {
     else if (a == "--name") options.name = next_value(args, i);
     else if (kind == "elementwise" && a == "--op") op = next_value(args, i);
     else if (kind == "elementwise" && a == "--dtype") dtype = next_value(args, i);
-    else if (kind == "gemm" && (a == "--a" || a == "--d")) {
-      auto t = jit::parse_element_type(next_value(args, i));
-      if (!t) { std::fprintf(stderr, "ERROR: %s", t.error().describe().c_str()); return 2; }
-      (a == "--a" ? types.a : types.d) = *t;
-    }
-    else if (kind == "gemm" && a == "--a-major") types.a_major = parse_major(a, next_value(args, i), ok);
-    else if (kind == "gemm" && a == "--b-major") types.b_major = parse_major(a, next_value(args, i), ok);
-    else if (kind == "gemm" && a == "--tile-m") config.tile_m = static_cast<int>(next_integer(args, i, 1, 1024));
-    else if (kind == "gemm" && a == "--tile-n") config.tile_n = static_cast<int>(next_integer(args, i, 1, 1024));
-    else if (kind == "gemm" && a == "--stages") config.stages = static_cast<int>(next_integer(args, i, 1, 64));
-    else if (kind == "gemm" && a == "--cluster-m") config.cluster_m = static_cast<int>(next_integer(args, i, 1, 16));
-    else if (kind == "gemm" && a == "--ping-pong") config.ping_pong = true;
+    else if (kind == "gemm" && parse_gemm_option(a, args, i, types, config, ok)) {}
     else if (kind == "custom" && a == "--block") block = next_value(args, i);
     else if (kind == "custom" && a == "--cluster") cluster = next_value(args, i);
     else if (kind == "custom" && a == "--smem") smem = static_cast<unsigned>(next_integer(args, i, 0, 1 << 30));

@@ -2,6 +2,7 @@
 // the code-generation flags, and the kernel description (--header/--source, --kernel, --targs).
 #pragma once
 
+#include "cute_dsl/jit/gemm_sm90.hpp"
 #include "cute_dsl/jit/jit.hpp"
 
 #include <cstddef>
@@ -32,6 +33,17 @@ bool parse_spec_option(const std::string& a, std::span<char* const> args, std::s
 jit::Expected<jit::KernelSpec, jit::JitError> build_spec(const SpecArguments& s);
 
 // `cute-dsl jit export` (export_command.cpp).
+// The Hopper GEMM's kernel options (--a, --d, --a-major, --b-major, --tile-m, --tile-n,
+// --stages, --cluster-m, --ping-pong) into `types` / `config`; false when args[i] is not one of
+// them. A bad value prints `ERROR: ...` and clears `ok`.
+bool parse_gemm_option(const std::string& a, std::span<char* const> args, std::size_t& i, jit::GemmSm90Types& types,
+                       jit::GemmSm90Config& config, bool& ok);
+
+// Compiles `spec` with `options` and prints the kernel, its cache key and resources (`jit
+// compile`'s report; JSON with `json`); `dump_dir` non-empty keeps the intermediates there.
+// Returns the tool's exit status.
+int compile_and_report(const jit::KernelSpec& spec, jit::CompileOptions options, const std::string& dump_dir, bool json);
+
 int export_main(std::span<char* const> args);
 void export_usage(std::FILE* out);
 int epilogue_main(std::span<char* const> args);  // epilogue_command.cpp

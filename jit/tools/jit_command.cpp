@@ -261,14 +261,21 @@ int compile_main(std::span<char* const> args) {
     usage(stderr);
     return 2;
   }
+  auto built = build_spec(spec_args);
+  if (!built) {
+    std::fprintf(stderr, "ERROR: %s", built.error().describe().c_str());
+    return 1;
+  }
+  return compile_and_report(*built, std::move(options), dump_dir, json);
+}
+
+}  // namespace
+
+int compile_and_report(const jit::KernelSpec& spec, jit::CompileOptions options, const std::string& dump_dir, bool json) {
   auto fail = [](const jit::JitError& e) {
     std::fprintf(stderr, "ERROR: %s", e.describe().c_str());
     return 1;
   };
-  auto built = build_spec(spec_args);
-  if (!built) return fail(built.error());
-  const jit::KernelSpec spec = std::move(*built);
-
   // The dump observes this compile (its source and PTX are the compile's own, never made again).
   if (!dump_dir.empty()) options.dump = jit::DumpOptions{dump_dir, jit::keep_all};
   jit::CompileReport report;
@@ -325,7 +332,34 @@ int compile_main(std::span<char* const> args) {
   return 0;
 }
 
-}  // namespace
+bool parse_gemm_option(const std::string& a, std::span<char* const> args, std::size_t& i, jit::GemmSm90Types& types,
+                       jit::GemmSm90Config& config, bool& ok) {
+  auto major = [&](const char* text) {
+    const std::string t = text;
+    if (t == "k") return jit::GemmMajor::k;
+    if (t == "mn") return jit::GemmMajor::mn;
+    std::fprintf(stderr, "ERROR: %s is k or mn, not '%s'\n", a.c_str(), text);
+    ok = false;
+    return jit::GemmMajor::k;
+  };
+  if (a == "--a" || a == "--d") {
+    auto t = jit::parse_element_type(next_value(args, i));
+    if (!t) {
+      std::fprintf(stderr, "ERROR: %s", t.error().describe().c_str());
+      ok = false;
+    } else {
+      (a == "--a" ? types.a : types.d) = *t;
+    }
+  } else if (a == "--a-major") types.a_major = major(next_value(args, i));
+  else if (a == "--b-major") types.b_major = major(next_value(args, i));
+  else if (a == "--tile-m") config.tile_m = static_cast<int>(next_integer(args, i, 1, 1024));
+  else if (a == "--tile-n") config.tile_n = static_cast<int>(next_integer(args, i, 1, 1024));
+  else if (a == "--stages") config.stages = static_cast<int>(next_integer(args, i, 1, 64));
+  else if (a == "--cluster-m") config.cluster_m = static_cast<int>(next_integer(args, i, 1, 16));
+  else if (a == "--ping-pong") config.ping_pong = true;
+  else return false;
+  return true;
+}
 
 int jit_command(std::span<char* const> args) {
   if (args.empty() || std::string_view(args[0]) == "--help" || std::string_view(args[0]) == "-h") {

@@ -1,0 +1,47 @@
+// The Hopper GEMM with an epilogue written in the epilogue language (epilogue_expression.hpp),
+// compiled by the JIT: the program becomes the C++ epilogue tree (cute_dsl/epilogue/) inside a
+// generated kernel that runs the GEMM's own body with it (kernels/gemm_sm90.hpp).
+//
+//   auto program = jit::epilogue::parse_epilogue("gelu(alpha * acc + bias[col])");
+//   auto spec = jit::gemm_sm90_epilogue_spec(types, config, *program);   // a KernelSpec
+//   auto kernel = jit::compile(*spec, options);                          // NVRTC + nvJitLink
+//
+// The generated kernel takes two parameters: the GEMM's parameter block (as the plain kernel's)
+// and a struct holding the program's inputs and outputs, in the order gemm_epilogue_fields()
+// lists them: a scalar input is a float; a vector (`v[row]`, `v[col]`) a pointer; a tensor
+// (`t[row, col]`) or a stored output a pointer and its leading dimension (row-major); a
+// reduction's output a float pointer (accumulated into: it starts at the reduction's identity);
+// `c` a pointer to C (D's type) and its leading dimension. The tree stands for D: the GEMM's
+// alpha, beta and C arguments are not used.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cute_dsl/jit/epilogue_expression.hpp"
+#include "cute_dsl/jit/error.hpp"
+#include "cute_dsl/jit/expected.hpp"
+#include "cute_dsl/jit/gemm_sm90.hpp"
+#include "cute_dsl/jit/kernel_spec.hpp"
+
+namespace cute_dsl::jit {
+
+// One field of the generated kernel's epilogue parameter struct.
+struct GemmEpilogueField {
+  enum class Kind { f32, pointer, leading_dimension };
+  std::string name;  // the program's name; "<name>_ld" for a leading dimension
+  Kind kind = Kind::f32;
+};
+std::vector<GemmEpilogueField> gemm_epilogue_fields(const epilogue::Program& program);
+
+// The kernel's name in the generated source (not a template: the spec has no template arguments).
+inline constexpr const char* kGemmEpilogueKernel = "cute_dsl_gemm_sm90_epilogue";
+
+// `element`: the element type of the program's vector and tensor inputs and stored outputs
+// (bf16, f16 or f32). Fails (invalid_spec) where the program cannot be generated: a config or
+// types the GEMM refuses (gemm_sm90_unsupported), an element type other than those three.
+Expected<KernelSpec, JitError> gemm_sm90_epilogue_spec(const GemmSm90Types& types, const GemmSm90Config& config,
+                                                      const epilogue::Program& program,
+                                                      ElementType element = ElementType::f32);
+
+}  // namespace cute_dsl::jit

@@ -1,0 +1,69 @@
+// The epilogue language's back end (cute_dsl/jit/gemm_epilogue.hpp): the generated fused GEMM
+// compiles with NVRTC for sm_90a (no GPU needed) for a five-node program with a store and a
+// reduction, its parameter struct lists what the program reads and writes, and refusals.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <string>
+
+#include "cute_dsl/jit/gemm_epilogue.hpp"
+#include "cute_dsl/jit/jit.hpp"
+
+namespace {
+
+namespace jit = cute_dsl::jit;
+namespace ep = cute_dsl::jit::epilogue;
+
+ep::Program parse(const char* text) {
+  auto p = ep::parse_epilogue(text);
+  EXPECT_TRUE(p.has_value()) << (p ? "" : p.error().message);
+  return p ? *p : ep::Program{};
+}
+
+TEST(GemmEpilogue, FieldsFollowTheProgram) {
+  const ep::Program p = parse("let z = alpha * acc + bias[col] + c; d = gelu(z); store pre = z; row_absmax amax = d; "
+                              "col_sum dbias = g[row, col]");
+  std::string names;
+  for (const jit::GemmEpilogueField& f : jit::gemm_epilogue_fields(p)) names += f.name + " ";
+  EXPECT_EQ(names, "alpha bias g g_ld pre pre_ld amax dbias c c_ld ");
+}
+
+TEST(GemmEpilogue, BiasGeluWithStoreAndReductionCompilesForSm90a) {
+  // Five nodes on the way to D (alpha * acc + bias[col], gelu), a store and a row abs-max.
+  const ep::Program p = parse("let z = alpha * acc + bias[col]; d = gelu(z); store pre = z; row_absmax amax = d");
+  jit::GemmSm90Types types;  // bf16 in and out, both K-major
+  jit::GemmSm90Config config;
+  config.tile_n = 128, config.stages = 6, config.cluster_m = 1;
+  auto spec = jit::gemm_sm90_epilogue_spec(types, config, p, jit::ElementType::bf16);
+  ASSERT_TRUE(spec.has_value()) << spec.error().message;
+  EXPECT_NE(spec->source.find("ep::gelu("), std::string::npos) << spec->source;
+  EXPECT_NE(spec->source.find("ep::row_abs_max<"), std::string::npos) << spec->source;
+  jit::CompileOptions options;
+  options.arch = "sm_90a";
+  jit::KernelCache cache(jit::CacheConfig{false, {}});
+  const auto start = std::chrono::steady_clock::now();
+  auto kernel = jit::compile(*spec, options, cache);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_TRUE(kernel.has_value()) << kernel.error().describe() << "\n" << spec->source;
+  RecordProperty("cold_compile_seconds", std::to_string(seconds));
+  std::printf("fused GEMM (bias + GELU + store + row abs-max), cold compile: %.2f s\n", seconds);
+  auto usage = jit::read_resource_usage((*kernel)->binary, (*kernel)->lowered_name);
+  ASSERT_TRUE(usage.has_value());
+  EXPECT_EQ(usage->max_threads, 384);
+  std::printf("  registers %d, local (spills) %lld bytes per thread, static shared %lld bytes\n", usage->registers,
+              usage->local_bytes, usage->shared_bytes);
+}
+
+TEST(GemmEpilogue, RefusesWhatTheGemmRefuses) {
+  const ep::Program p = parse("relu(acc)");
+  jit::GemmSm90Types types;
+  jit::GemmSm90Config config;
+  config.tile_n = 96;
+  auto spec = jit::gemm_sm90_epilogue_spec(types, config, p);
+  ASSERT_FALSE(spec.has_value());
+  EXPECT_NE(spec.error().message.find("tile_n"), std::string::npos) << spec.error().message;
+  config.tile_n = 128;
+  EXPECT_FALSE(jit::gemm_sm90_epilogue_spec(types, config, p, jit::ElementType::i32).has_value());
+}
+
+}  // namespace
