@@ -405,6 +405,16 @@ std::string_view to_string(OutputKind kind) {
   return "?";
 }
 
+std::string_view operator_symbol(NodeKind kind) {
+  switch (kind) {
+    case NodeKind::add: return "+";
+    case NodeKind::sub: return "-";
+    case NodeKind::mul: return "*";
+    case NodeKind::div: return "/";
+    default: return {};
+  }
+}
+
 std::string canonical(const Program& p, int root) {
   const Node& n = p.nodes[std::size_t(root)];
   auto arg = [&](int i) { return canonical(p, n.args[std::size_t(i)]); };
@@ -423,10 +433,10 @@ std::string canonical(const Program& p, int root) {
       return in.name;
     }
     case NodeKind::negate: return "(-" + arg(0) + ")";
-    case NodeKind::add: return "(" + arg(0) + " + " + arg(1) + ")";
-    case NodeKind::sub: return "(" + arg(0) + " - " + arg(1) + ")";
-    case NodeKind::mul: return "(" + arg(0) + " * " + arg(1) + ")";
-    case NodeKind::div: return "(" + arg(0) + " / " + arg(1) + ")";
+    case NodeKind::add:
+    case NodeKind::sub:
+    case NodeKind::mul:
+    case NodeKind::div: return "(" + arg(0) + " " + std::string(operator_symbol(n.kind)) + " " + arg(1) + ")";
     case NodeKind::call: {
       std::string s = n.name + "(";
       for (std::size_t i = 0; i < n.args.size(); ++i) s += (i ? ", " : "") + arg(int(i));

@@ -60,10 +60,10 @@ class Emitter {
       case NodeKind::c_source: return "ep::c_source(in.c, in.c_ld)";
       case NodeKind::input: return input(n.index);
       case NodeKind::negate: return "(-" + arg(0) + ")";
-      case NodeKind::add: return "(" + arg(0) + " + " + arg(1) + ")";
-      case NodeKind::sub: return "(" + arg(0) + " - " + arg(1) + ")";
-      case NodeKind::mul: return "(" + arg(0) + " * " + arg(1) + ")";
-      case NodeKind::div: return "(" + arg(0) + " / " + arg(1) + ")";
+      case NodeKind::add:
+      case NodeKind::sub:
+      case NodeKind::mul:
+      case NodeKind::div: return "(" + arg(0) + " " + std::string(epilogue::operator_symbol(n.kind)) + " " + arg(1) + ")";
       case NodeKind::call: {
         const std::string f = tree_function(n.name);
         if (n.name == "abs") return "ep::map(cute_dsl_epilogue_abs{}, " + arg(0) + ")";

@@ -93,6 +93,8 @@ std::string_view to_string(OutputKind kind);
 // One line per input and output, then each output's expression in canonical form (fully
 // parenthesized): what `cute-dsl jit epilogue` prints.
 std::string describe(const Program& program);
+// "+", "-", "*", "/" for the binary arithmetic kinds; empty for any other.
+std::string_view operator_symbol(NodeKind kind);
 // The expression of node `root` in canonical form.
 std::string canonical(const Program& program, int root);
 
