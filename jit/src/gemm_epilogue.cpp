@@ -7,9 +7,11 @@
 // twice). The root is therefore map(first, D, outputs...): each output once, D returned. Leaves
 // are keyed by kind and slot (the input's index), so every use of an input is one load.
 #include "cute_dsl/jit/gemm_epilogue.hpp"
+#include "gemm_sm90_setup.hpp"
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 namespace cute_dsl::jit {
 
@@ -205,6 +207,69 @@ Expected<KernelSpec, JitError> gemm_sm90_epilogue_spec(const GemmSm90Types& type
   spec.source_name = "gemm_epilogue.cu";
   spec.kernel = kGemmEpilogueKernel;
   return spec;
+}
+
+Expected<std::vector<unsigned char>, JitError> gemm_epilogue_arguments(const Program& program,
+                                                                       const std::vector<GemmEpilogueBinding>& bindings) {
+  auto error = [](std::string message) {
+    return unexpected(JitError{JitErrorKind::invalid_option, "gemm epilogue: " + std::move(message), {}, {}, {}});
+  };
+  const std::vector<GemmEpilogueField> fields = gemm_epilogue_fields(program);
+  for (const GemmEpilogueBinding& b : bindings) {
+    bool taken = false;
+    for (const GemmEpilogueField& f : fields) taken = taken || f.name == b.name;
+    if (!taken) return error("no input or output of the program is named '" + b.name + "'");
+  }
+  std::vector<unsigned char> bytes;
+  std::size_t align = 4;
+  for (const GemmEpilogueField& f : fields) {
+    using Kind = GemmEpilogueField::Kind;
+    // A leading dimension comes from the binding of its tensor ("<name>_ld" -> "<name>").
+    const std::string owner = f.kind == Kind::leading_dimension ? f.name.substr(0, f.name.size() - 3) : f.name;
+    const GemmEpilogueBinding* b = nullptr;
+    for (const GemmEpilogueBinding& x : bindings)
+      if (x.name == owner) b = &x;
+    if (!b) return error("'" + owner + "' has no binding");
+    const std::size_t size = f.kind == Kind::f32 ? 4 : 8;
+    align = size > align ? size : align;
+    bytes.resize((bytes.size() + size - 1) / size * size);
+    const std::size_t at = bytes.size();
+    bytes.resize(at + size);
+    if (f.kind == Kind::f32) {
+      std::memcpy(bytes.data() + at, &b->value, 4);
+    } else if (f.kind == Kind::pointer) {
+      if (!b->pointer) return error("'" + owner + "' needs a device pointer");
+      std::memcpy(bytes.data() + at, &b->pointer, 8);
+    } else {
+      if (b->ld < 1) return error("'" + owner + "' needs its leading dimension (ld >= 1)");
+      std::memcpy(bytes.data() + at, &b->ld, 8);
+    }
+  }
+  bytes.resize((bytes.size() + align - 1) / align * align);
+  if (bytes.empty()) bytes.resize(1);  // an empty struct still has one byte
+  return bytes;
+}
+
+Expected<Ok, JitError> launch_gemm_sm90_epilogue(LoadedKernel& kernel, const GemmSm90Types& types, const GemmSm90Config& config,
+                                                 const Program& program, const GemmSm90Arguments& args,
+                                                 const std::vector<GemmEpilogueBinding>& bindings, void* stream) {
+  if (args.alpha != 1.f || args.beta != 0.f)
+    return unexpected(JitError{JitErrorKind::invalid_option,
+                               "gemm epilogue: alpha must be 1 and beta 0: the program stands for D (scale inside it, read C as `c`)",
+                               {}, {}, {}});
+  auto epilogue_args = gemm_epilogue_arguments(program, bindings);
+  if (!epilogue_args) return unexpected(epilogue_args.error());
+  auto setup = gemm_sm90_launch_setup(kernel, types, config, args, stream);
+  if (!setup) return unexpected(setup.error());
+  detail::CuLaunchConfig cu;
+  detail::CuLaunchAttribute cluster;
+  const std::size_t sizes[2] = {sizeof(setup->params), epilogue_args->size()};
+  auto api = detail::build_launch_config(kernel, setup->config, sizes, 2, cu, cluster);
+  if (!api) return unexpected(api.error());
+  void* params[2] = {&setup->params, epilogue_args->data()};
+  if (auto r = (*api)->launch_kernel_ex(&cu, kernel.function(), params, nullptr); r != 0)
+    return unexpected(detail::driver_error("cuLaunchKernelEx", r));
+  return Ok{};
 }
 
 }  // namespace cute_dsl::jit

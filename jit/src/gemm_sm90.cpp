@@ -1,5 +1,6 @@
 // The Hopper GEMM through the JIT (cute_dsl/jit/gemm_sm90.hpp): spec, tensor maps, launch.
 #include "cute_dsl/jit/gemm_sm90.hpp"
+#include "gemm_sm90_setup.hpp"
 
 #include "cute_dsl/arch/sm90/tma_descriptor.hpp"
 #include "cute_dsl/atom/make_tma_atom.hpp"
@@ -131,8 +132,8 @@ KernelSpec gemm_sm90_spec(const GemmSm90Types& t, const GemmSm90Config& c) {
   return spec;
 }
 
-Expected<Ok, JitError> launch_gemm_sm90(LoadedKernel& kernel, const GemmSm90Types& t, const GemmSm90Config& c,
-                                        const GemmSm90Arguments& a, void* stream) {
+Expected<GemmSm90Launch, JitError> gemm_sm90_launch_setup(LoadedKernel& kernel, const GemmSm90Types& t, const GemmSm90Config& c,
+                                                          const GemmSm90Arguments& a, void* stream) {
   std::string why = gemm_sm90_unsupported(t, c);
   if (why.empty()) why = gemm_sm90_unsupported(t, a);
   if (!why.empty()) return unexpected(JitError{JitErrorKind::invalid_option, why, {}, {}, {}});
@@ -142,9 +143,9 @@ Expected<Ok, JitError> launch_gemm_sm90(LoadedKernel& kernel, const GemmSm90Type
   kernels::GemmSm90Params<void> p;
   const bool bf16 = t.a == ElementType::bf16;
   kernels::GemmOperandMapSpec map{a.a, bf16, t.a_major == GemmMajor::k, a.m, a.k, a.l, a.lda, a.batch_stride_a, c.tile_m};
-  if (auto r = operand_map(map, p.tma_a); !r) return r;
+  if (auto r = operand_map(map, p.tma_a); !r) return unexpected(r.error());
   map = {a.b, bf16, t.b_major == GemmMajor::k, a.n, a.k, a.l, a.ldb, a.batch_stride_b, c.tile_n / c.cluster_m};
-  if (auto r = operand_map(map, p.tma_b); !r) return r;
+  if (auto r = operand_map(map, p.tma_b); !r) return unexpected(r.error());
   p.k = a.k;
   p.l = a.l;
   p.box_a = p.box_b = GlobalBox<void>{};  // the JIT instantiates the TMA mainloop only
@@ -165,7 +166,14 @@ Expected<Ok, JitError> launch_gemm_sm90(LoadedKernel& kernel, const GemmSm90Type
   config.cluster = {unsigned(c.cluster_m), unsigned(c.cluster_n), 1};
   config.dynamic_smem_bytes = gemm_sm90_shared_bytes(c);
   config.stream = stream;
-  return launch(kernel, config, p);
+  return GemmSm90Launch{p, config};
+}
+
+Expected<Ok, JitError> launch_gemm_sm90(LoadedKernel& kernel, const GemmSm90Types& t, const GemmSm90Config& c,
+                                        const GemmSm90Arguments& a, void* stream) {
+  auto setup = gemm_sm90_launch_setup(kernel, t, c, a, stream);
+  if (!setup) return unexpected(setup.error());
+  return launch(kernel, setup->config, setup->params);
 }
 
 Expected<GemmSm90Jit, JitError> GemmSm90Jit::create(const GemmSm90Types& types, const GemmSm90Config& config,

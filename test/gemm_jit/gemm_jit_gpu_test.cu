@@ -7,6 +7,7 @@
 #include <cuda_fp16.h>
 
 #include "cute_dsl/jit/gemm_autotune.hpp"
+#include "cute_dsl/jit/gemm_epilogue.hpp"
 #include "cute_dsl/jit/gemm_sm90.hpp"
 #include "cute_dsl/kernels/gemm_sm90.hpp"
 
@@ -199,6 +200,65 @@ TEST(GemmJitAutotune, StoresTheWinnerAndReusesIt) {
   CUTE_DSL_TEST_LAUNCHED();
   q.check();
   std::filesystem::remove_all(dir);
+}
+
+// An epilogue program through the JIT (gemm_epilogue.hpp): generated, compiled, launched; D, the
+// stored pre-activation and the per-row abs-max against the language's host reference applied to
+// a double-precision product. Ragged M and N, bf16 in and out, f32 bias and stores.
+TEST(GemmEpilogueJit, BiasGeluStoreAndRowAbsMaxMatchTheHostReference) {
+  CUTE_DSL_REQUIRE_GPU(90);
+  namespace ep = jit::epilogue;
+  auto program = ep::parse_epilogue("let z = alpha * acc + bias[col]; d = gelu(z); store pre = z; row_absmax amax = d");
+  ASSERT_TRUE(program) << program.error().message;
+  const jit::GemmSm90Config cfg = gemm_sm90_config(128, 6, 1);
+  Problem<__nv_bfloat16, __nv_bfloat16> p({300, 270, 136, 1}, cute_dsl_test::test_seed());
+  jit::GemmSm90Arguments args = p.upload();
+  args.c = nullptr;  // the program reads no C
+  auto spec = jit::gemm_sm90_epilogue_spec(p.types(), cfg, *program, jit::ElementType::f32);
+  ASSERT_TRUE(spec) << spec.error().message;
+  auto compiled = jit::compile(*spec);
+  ASSERT_TRUE(compiled) << compiled.error().describe();
+  auto loaded = jit::load(**compiled);
+  ASSERT_TRUE(loaded) << loaded.error().describe();
+
+  const int m = p.c.m, n = p.c.n;
+  const float alpha = 0.5f;
+  std::vector<float> bias(n);
+  for (int j = 0; j < n; ++j) bias[j] = 0.01f * float(j % 17) - 0.08f;
+  DeviceBuffer<float> dbias(n), dpre(std::size_t(m) * n), damax(m);
+  ASSERT_EQ(dbias.upload(bias), cudaSuccess);
+  ASSERT_EQ(cudaMemset(damax.get(), 0, m * sizeof(float)), cudaSuccess);  // abs-max starts at its identity
+  const std::vector<jit::GemmEpilogueBinding> bindings = {
+      {"alpha", alpha}, {"bias", 0, dbias.get()}, {"pre", 0, dpre.get(), n}, {"amax", 0, damax.get()}};
+  auto r = jit::launch_gemm_sm90_epilogue(*loaded, p.types(), cfg, *program, args, bindings);
+  ASSERT_TRUE(r) << r.error().describe();
+  CUTE_DSL_TEST_LAUNCHED();
+
+  std::vector<__nv_bfloat16> d;
+  std::vector<float> pre, amax;
+  ASSERT_EQ(p.dd.download(d), cudaSuccess);
+  ASSERT_EQ(dpre.download(pre), cudaSuccess);
+  ASSERT_EQ(damax.download(amax), cudaSuccess);
+  int bad = 0;
+  for (int i = 0; i < m; ++i) {
+    double row_amax = 0;
+    for (int j = 0; j < n; ++j) {
+      double acc = 0;
+      for (int k = 0; k < p.c.k; ++k) acc += double(float(p.at_a(0, i, k))) * double(float(p.at_b(0, j, k)));
+      ep::HostElement e;
+      e.acc = acc, e.row = i, e.col = j;
+      e.input = [&](int index, int, int col) { return program->inputs[std::size_t(index)].name == "alpha" ? double(alpha) : double(bias[col]); };
+      const double want_d = ep::evaluate(*program, program->outputs[0].root, e);
+      const double want_pre = ep::evaluate(*program, program->outputs[1].root, e);
+      row_amax = std::max(row_amax, std::fabs(want_d));
+      const double got_d = double(float(d[i * p.ldd + j])), got_pre = double(pre[std::size_t(i) * n + j]);
+      if (!(std::fabs(got_d - want_d) <= 1e-2 * (1 + std::fabs(want_d))) || !(std::fabs(got_pre - want_pre) <= 1e-3 * (1 + std::fabs(want_pre))))
+        if (++bad <= 5) ADD_FAILURE() << "(" << i << ", " << j << "): d " << got_d << " vs " << want_d << ", pre " << got_pre << " vs " << want_pre;
+    }
+    if (!(std::fabs(amax[i] - row_amax) <= 1e-2 * (1 + row_amax)) && ++bad <= 5)
+      ADD_FAILURE() << "row " << i << ": abs-max " << amax[i] << " vs " << row_amax;
+  }
+  EXPECT_EQ(bad, 0);
 }
 
 }  // namespace

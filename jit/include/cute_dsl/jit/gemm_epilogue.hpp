@@ -23,6 +23,7 @@
 #include "cute_dsl/jit/expected.hpp"
 #include "cute_dsl/jit/gemm_sm90.hpp"
 #include "cute_dsl/jit/kernel_spec.hpp"
+#include "cute_dsl/jit/loaded_kernel.hpp"
 
 namespace cute_dsl::jit {
 
@@ -43,5 +44,29 @@ inline constexpr const char* kGemmEpilogueKernel = "cute_dsl_gemm_sm90_epilogue"
 Expected<KernelSpec, JitError> gemm_sm90_epilogue_spec(const GemmSm90Types& types, const GemmSm90Config& config,
                                                       const epilogue::Program& program,
                                                       ElementType element = ElementType::f32);
+
+// A value for the parameter struct: a scalar input's `value`; a vector's, tensor's, store's or
+// reduction's device `pointer`; a tensor's or store's leading dimension `ld` (elements). C is the
+// binding named "c" (pointer and ld).
+struct GemmEpilogueBinding {
+  std::string name;
+  float value = 0;
+  const void* pointer = nullptr;
+  long long ld = 0;
+};
+
+// The parameter struct's bytes, laid out as the generated kernel declares it (C rules: each field
+// at a multiple of its size, the whole a multiple of 8 bytes when it holds a pointer). Fails
+// (invalid_option) naming a field without a binding, a binding no field takes, or a null pointer.
+Expected<std::vector<unsigned char>, JitError> gemm_epilogue_arguments(const epilogue::Program& program,
+                                                                       const std::vector<GemmEpilogueBinding>& bindings);
+
+// Launches `kernel`, compiled from gemm_sm90_epilogue_spec(types, config, program, ...), on
+// `stream` (a CUstream): the GEMM's arguments as for launch_gemm_sm90, except that alpha must be 1
+// and beta 0 (the program stands for D: scale inside it, read C through `c`).
+Expected<Ok, JitError> launch_gemm_sm90_epilogue(LoadedKernel& kernel, const GemmSm90Types& types,
+                                                 const GemmSm90Config& config, const epilogue::Program& program,
+                                                 const GemmSm90Arguments& args,
+                                                 const std::vector<GemmEpilogueBinding>& bindings, void* stream = nullptr);
 
 }  // namespace cute_dsl::jit
