@@ -115,6 +115,20 @@ class Emitter {
   const Program& p_;
 };
 
+// The node count of the C++ tree a program becomes: the tree holds values, so a binding used k
+// times is copied k times (a DAG of depth d can grow like 2^d). Compile time grows with it.
+long long expanded_size(const Program& p) {
+  std::vector<long long> size(p.nodes.size(), 0);
+  for (std::size_t i = 0; i < p.nodes.size(); ++i) {  // operands come first
+    long long s = 1;
+    for (int a : p.nodes[i].args) s += size[std::size_t(a)];
+    size[i] = s > (1LL << 40) ? (1LL << 40) : s;
+  }
+  long long total = 0;
+  for (const epilogue::Output& o : p.outputs) total += size[std::size_t(o.root)];
+  return total;
+}
+
 bool reads_c(const Program& p) {
   for (const Node& n : p.nodes)
     if (n.kind == NodeKind::c_source) return true;
@@ -149,6 +163,10 @@ Expected<KernelSpec, JitError> gemm_sm90_epilogue_spec(const GemmSm90Types& type
     return unexpected(spec_error("the inputs' and stores' element type must be bf16, f16 or f32"));
   if (program.outputs.empty() || program.outputs.front().kind != OutKind::d)
     return unexpected(spec_error("the program has no D (parse it with parse_epilogue)"));
+  if (const long long n = expanded_size(program); n > kGemmEpilogueMaxTreeNodes)
+    return unexpected(spec_error("the program becomes a tree of " + std::to_string(n) +
+                                 " nodes (a binding is copied where it is used), more than " +
+                                 std::to_string(kGemmEpilogueMaxTreeNodes) + ": use the bindings fewer times"));
   const std::string ta(cpp_type_name(types.a)), td(cpp_type_name(types.d)), te(cpp_type_name(element));
   auto major = [](GemmMajor m) { return m == GemmMajor::k ? "cute_dsl::GmmaMajor::K" : "cute_dsl::GmmaMajor::MN"; };
 

@@ -54,6 +54,30 @@ TEST(GemmEpilogue, BiasGeluWithStoreAndReductionCompilesForSm90a) {
               usage->local_bytes, usage->shared_bytes);
 }
 
+// Every function, operator, input kind and output kind of the language in one program: the
+// generated tree must compile (a wrong name or signature in the code generator fails here).
+TEST(GemmEpilogue, EveryConstructCompiles) {
+  // Each construct once, on leaves (the C++ tree is a tree: a reused subexpression is copied).
+  const ep::Program p = parse(
+      "d = fma(acc, s, v[row]) - w[col] / 2 + -t[row, col] * c + relu(acc) + gelu(acc) + gelu_tanh(acc) + silu(acc)"
+      " + sigmoid(acc) + tanh(acc) + exp(-abs(acc)) + max(acc, 0.5) + min(acc, s) + clamp(acc, -1, 1)"
+      " + leaky_relu(acc, 0.1) + leaky_relu(acc, s) + to_bf16(acc) + to_f16(drelu(acc, c)) + to_e4m3(dgelu(acc, c))"
+      " + to_e5m2(acc);"
+      "store aux = relu(acc); row_sum a = acc; col_sum b = acc; sum e = acc; row_max f = acc; col_max g = acc;"
+      " max h = acc; row_absmax i = acc; col_absmax j = acc; absmax k = acc");
+  jit::GemmSm90Types types;
+  types.d = jit::ElementType::f32;
+  jit::GemmSm90Config config;
+  config.tile_n = 64, config.stages = 8, config.cluster_m = 1;
+  auto spec = jit::gemm_sm90_epilogue_spec(types, config, p, jit::ElementType::f16);
+  ASSERT_TRUE(spec.has_value()) << spec.error().message;
+  jit::CompileOptions options;
+  options.arch = "sm_90a";
+  jit::KernelCache cache(jit::CacheConfig{false, {}});
+  auto kernel = jit::compile(*spec, options, cache);
+  ASSERT_TRUE(kernel.has_value()) << kernel.error().describe() << "\n" << spec->source;
+}
+
 TEST(GemmEpilogue, RefusesWhatTheGemmRefuses) {
   const ep::Program p = parse("relu(acc)");
   jit::GemmSm90Types types;
@@ -64,6 +88,11 @@ TEST(GemmEpilogue, RefusesWhatTheGemmRefuses) {
   EXPECT_NE(spec.error().message.find("tile_n"), std::string::npos) << spec.error().message;
   config.tile_n = 128;
   EXPECT_FALSE(jit::gemm_sm90_epilogue_spec(types, config, p, jit::ElementType::i32).has_value());
+  // Bindings reused in layers double the tree at each layer: refused before NVRTC sees it.
+  const ep::Program deep = parse("let a = acc * s; let b = a + a * a; let c2 = b + b * b; let e = c2 + c2 * c2; let f = e + e * e; d = f + f * f");
+  auto big = jit::gemm_sm90_epilogue_spec(types, config, deep);
+  ASSERT_FALSE(big.has_value());
+  EXPECT_NE(big.error().message.find("nodes (a binding is copied where it is used)"), std::string::npos) << big.error().message;
 }
 
 }  // namespace

@@ -35,6 +35,12 @@ struct GemmEpilogueField {
 };
 std::vector<GemmEpilogueField> gemm_epilogue_fields(const epilogue::Program& program);
 
+// The largest C++ tree gemm_sm90_epilogue_spec generates. The tree holds values, so each use of a
+// `let` binding copies its expression: a program of a few lines that reuses bindings in layers
+// can grow exponentially, and NVRTC's time with it (a 60-node tree compiles in ~11 s of CPU on
+// the 2-core build machine, a 10,000-node one took 5 minutes).
+inline constexpr long long kGemmEpilogueMaxTreeNodes = 400;
+
 // The kernel's name in the generated source (not a template: the spec has no template arguments).
 inline constexpr const char* kGemmEpilogueKernel = "cute_dsl_gemm_sm90_epilogue";
 
