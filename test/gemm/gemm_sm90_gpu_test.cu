@@ -41,6 +41,7 @@ TEST(GemmSm90, HeuristicClustersOnlyWithSeveralWaves) {
   EXPECT_EQ(misaligned.tile_n, 256);
   EXPECT_EQ(misaligned.cluster_m, 2);
   EXPECT_EQ(gemm_sm90_heuristic({3000, 3000, 3000, 1}, 132).cluster_m, 1);  // the same shape, aligned rows
+  EXPECT_EQ(gemm_sm90_heuristic({20000, 64, 3000, 1}, 132, GmmaMajor::K, false).tile_n, 64);  // narrow N stays narrow
 }
 
 TEST(GemmSm90, SkinnyMHeuristicPicks64RowTiles) {

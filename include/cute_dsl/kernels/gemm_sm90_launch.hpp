@@ -130,10 +130,11 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor m
   const long long row_blocks = (s.m + 127) / 128;
   const auto tiles_of = [&](int tile_n) { return row_blocks * ((s.n + tile_n - 1) / tile_n) * (long long)s.l; };
   const bool several_waves = best.tile_m == 128 && row_blocks >= 2 && tiles_of(best.tile_n) > sm_count;
-  if (several_waves && !rows_128b_aligned) {
+  if (!rows_128b_aligned && best.tile_m == 128 && row_blocks >= 2 && tiles_of(256) > sm_count) {
     // Rows that straddle 128-byte lines (a leading dimension or base off a multiple of 128 bytes)
     // cost the TMA two line requests per 128-byte box row: the wide tile with B multicast asks
-    // for the fewest lines per flop (3000^3: 441 vs 281 TFLOP/s for 128 x 128 alone).
+    // for the fewest lines per flop (3000^3: 441 vs 281 TFLOP/s for 128 x 128 alone) -- when N
+    // fills 256-column tiles for several waves (a narrow N keeps its narrow tile).
     best = GemmSm90Config{256, 4, 2, false, 128};
   } else if (several_waves && best.tile_n == 256) {
     best.cluster_m = 2;
