@@ -14,7 +14,9 @@
 // pass (store the per-tile partials, add them in order): not provided yet.
 #pragma once
 
-#include <cuda/std/limits>
+#if defined(__CUDACC_RTC__)
+#  include <cuda/std/limits>
+#endif
 
 #include "cute_dsl/config.hpp"
 #include "cute_dsl/epilogue/functors.hpp"
@@ -32,9 +34,17 @@ struct SumOp {
 };
 struct MaxOp {
   static constexpr int kId = 1;
-  // -inf (NVRTC has no __builtin_huge_val*: a fused GEMM with a max reduction failed to compile
-  // through the JIT; test/jit/gemm_epilogue_test.cpp compiles every construct now).
-  template <class V> CUTE_DSL_HOST_DEVICE static constexpr V identity() { return -cuda::std::numeric_limits<V>::infinity(); }
+  // -inf. NVRTC has no __builtin_huge_val* (a fused GEMM with a max reduction failed to compile
+  // through the JIT; test/jit/gemm_epilogue_test.cpp compiles every construct now); host
+  // compilers and nvcc have them, and <limits> would need nvcc's relaxed constexpr on the device.
+  template <class V> CUTE_DSL_HOST_DEVICE static constexpr V identity() {
+#if defined(__CUDACC_RTC__)
+    return -cuda::std::numeric_limits<V>::infinity();
+#else
+    if constexpr (is_same_v<V, float>) return -__builtin_huge_valf();
+    else return V(-__builtin_huge_val());
+#endif
+  }
   template <class V> CUTE_DSL_HOST_DEVICE static V input(V x) { return x; }
   template <class V> CUTE_DSL_HOST_DEVICE static V combine(V a, V b) { return a > b ? a : b; }
 };
