@@ -55,6 +55,11 @@ TEST(GemmEpilogueArguments, MissingUnknownOrEmptyBindingsAreErrors) {
   auto null = jit::gemm_epilogue_arguments(*program, {{"s", 2.f}, {"v", 0, nullptr}});
   ASSERT_FALSE(null);
   EXPECT_NE(null.error().message.find("'v' needs a device pointer"), std::string::npos) << null.error().message;
+  auto tensor = ep::parse_epilogue("acc + t[row, col]");
+  ASSERT_TRUE(tensor);
+  auto no_ld = jit::gemm_epilogue_arguments(*tensor, {{"t", 0, v}});  // the leading dimension left at 0
+  ASSERT_FALSE(no_ld);
+  EXPECT_NE(no_ld.error().message.find("'t' needs its leading dimension (ld >= 1)"), std::string::npos) << no_ld.error().message;
 }
 
 }  // namespace
