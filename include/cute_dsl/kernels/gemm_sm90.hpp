@@ -93,6 +93,7 @@ struct GemmSm90Params {
 #include "cute_dsl/arch/sm90/setmaxnreg.hpp"
 #include "cute_dsl/arch/sm90/tma_copy.hpp"
 #include "cute_dsl/arch/sm90/wgmma.hpp"
+#include "cute_dsl/epilogue/gemm_reduce_scatter.hpp"
 #include "cute_dsl/epilogue/gemm_visit.hpp"
 #include "cute_dsl/kernels/gemm_sm90_layouts.hpp"
 #include "cute_dsl/pipeline/async_pipeline.hpp"
@@ -335,7 +336,20 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
   else __syncthreads();
   const Ring ring = make_ring<Ring>(smem.barriers, ring_params);
 
-  const GemmTileScheduler<TileM, TileN, ClusterM> scheduler(p.epilogue.m, p.epilogue.n, p.l);
+  // A tree that routes whole tiles (the reduce-scatter node, epilogue/gemm_reduce_scatter.hpp)
+  // stores D itself, and orders the tiles so that each rank computes its own rows last.
+  constexpr bool kRouted = epilogue::RoutesTiles<Fusion>;
+  static_assert(!kRouted || !PingPong, "gemm_sm90_fused_kernel: a tile-routing epilogue needs a cooperative variant");
+  static_assert([] {
+    if constexpr (kRouted) return is_same_v<typename Fusion::element_type, TD>;
+    else return true;
+  }(), "gemm_sm90_fused_kernel: a tile-routing epilogue writes D's element type");
+  constexpr unsigned kRouteBarrier = 7;  // the 256 consumer threads (1: split-K; 2, 3: ping-pong)
+  const GemmTileScheduler<TileM, TileN, ClusterM> scheduler = [&] {
+    GemmTileScheduler<TileM, TileN, ClusterM> s(p.epilogue.m, p.epilogue.n, p.l);
+    if constexpr (kRouted) s.set_row_groups(fusion.layout.world, (fusion.window.rank + 1) % fusion.layout.world);
+    return s;
+  }();
   const int k_tiles = (p.k + kTileK - 1) / kTileK;
   // Split-K is compiled into the variants whose accumulators leave room for its reduction (<= 64
   // per thread; the 256-column tiles spilled with it): the launcher splits only those.
@@ -427,6 +441,7 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
     auto acc = mma.make_fragment_C(tCcC);  // (V, MMA_M, MMA_N) f32, shaped like this thread's share
     auto state = pipeline::make_consumer_start_state<Stages>();
     int turn = 0, my_tiles = 0;
+    bool peers_ready = false;  // routed: the peers finished the previous launch (checked at the first send)
     for (int t = first; t < tiles; t += step, ++turn) {
       const GemmWork work = scheduler.work(t, cta_rank, splits, k_tiles);
       const int work_k_tiles = work.k_end - work.k_begin;
@@ -457,6 +472,10 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
                                                 smem.last_split[PingPong ? consumer : 0]))
           continue;  // another split of this tile finishes it
       }
+      epilogue::TileRoute route{};
+      if constexpr (kRouted)
+        route = epilogue::route_begin(fusion, tile.m_block, tile.n_block, TileM, TileN, int(threadIdx.x) - 128, kRouteBarrier, 256,
+                                      peers_ready);
       CUTE_DSL_UNROLL
       for (int h = 0; h < int(size<1>(acc)); ++h) {  // 64-row atom blocks of this thread's share
         CUTE_DSL_UNROLL
@@ -467,6 +486,11 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
             auto acc_tree = acc(_, h, n);
             epilogue::gemm_visit_accumulators<kAccN>(fusion, acc_tree, tCcC(_, h, n), p.epilogue.m, p.epilogue.n, tile.m_block,
                                                      tile.n_block, tile.batch, thread_in_wg % 32);
+            if constexpr (kRouted) {
+              epilogue::route_block<kAccN>(fusion, route, acc_tree, tCcC(_, h, n), tile.m_block, tile.n_block, thread_in_wg % 32,
+                                           epilogue_stage + (threadIdx.x / 32 - 4) * kGemmEpilogueStageBytesPerWarp);
+              continue;
+            }
             GemmEpilogueParams<TD> plain = p.epilogue;
             plain.alpha = 1.f, plain.beta = 0.f;
             if constexpr (kStagedEpilogue)
@@ -487,6 +511,14 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
             gemm_store_accumulators<TD, kAccN>(acc_hn, crd_hn, p.epilogue, tile.m_block, tile.n_block, tile.batch);
         }
       }
+      if constexpr (kRouted) epilogue::route_end(fusion, route, int(threadIdx.x) - 128, kRouteBarrier, 256);
+    }
+    if constexpr (kRouted) {  // own tiles left deferred, then "this rank is done reading"
+      for (int t = first; t < tiles; t += step) {
+        const GemmTile tile = scheduler.work(t, cta_rank, splits, k_tiles).tile;
+        epilogue::route_finish_tile(fusion, tile.m_block, tile.n_block, TileM, TileN, int(threadIdx.x) - 128, kRouteBarrier, 256);
+      }
+      epilogue::route_done(fusion, int(threadIdx.x) - 128, kRouteBarrier, 256);
     }
   }
   // Peers may still arrive on my barriers or multicast into my ring: stay until they are done.

@@ -297,6 +297,7 @@ cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t st
   const GemmTileScheduler<TileM, TileN, ClusterM> tiles(s.m, s.n, s.l);
   const int k_tiles = (s.k + gemm_sm90_impl::kTileK - 1) / gemm_sm90_impl::kTileK;
   p.splits = !gemm_sm90_split_k_capable(TileM, TileN, ClusterM) || splits < 1 ? 1 : splits > k_tiles ? k_tiles : splits;
+  if constexpr (epilogue::RoutesTiles<Fusion>) p.splits = 1;  // a routed tile leaves whole, once
   p.partials = nullptr, p.tile_counters = nullptr;
   if (p.splits > 1) {
     const std::size_t counters = gemm_sm90_counter_bytes(tiles.cluster_tiles());
@@ -343,7 +344,10 @@ cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t st
     if (cached) max_clusters_by_device[device].store(max_clusters, std::memory_order_relaxed);
   }
   const int units = tiles.units(p.splits);
-  const int clusters = units < max_clusters ? units : max_clusters;
+  int clusters = units < max_clusters ? units : max_clusters;
+  if constexpr (epilogue::RoutesTiles<Fusion>) {  // all CTAs resident at once (the done count), maybe fewer
+    if (fusion.max_ctas > 0 && clusters * ClusterM > fusion.max_ctas) clusters = fusion.max_ctas / ClusterM > 0 ? fusion.max_ctas / ClusterM : 1;
+  }
   config.gridDim = dim3(clusters * ClusterM);
   if constexpr (kPlain) return cudaLaunchKernelEx(&config, kernel, p);
   else return cudaLaunchKernelEx(&config, kernel, p, fusion);
@@ -372,7 +376,9 @@ cudaError_t gemm_sm90_variant(const GemmSm90Arguments<TA, TD>& args, cudaStream_
     case 128012862: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 2, false, 128, true, Fusion>(args, stream, config.splits, fusion);
     case 128012861: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 1, false, 128, true, Fusion>(args, stream, config.splits, fusion);
     case 128006481: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 64, 8, 1, false, 128, true, Fusion>(args, stream, config.splits, fusion);
-    case 128112862: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 2, true, 128, true, Fusion>(args, stream, config.splits, fusion);
+    case 128112862:
+      if constexpr (epilogue::RoutesTiles<Fusion>) return cudaErrorInvalidValue;  // tile routing: cooperative variants only
+      else return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 2, true, 128, true, Fusion>(args, stream, config.splits, fusion);
     case 64006521:  // (not for MN-major B: gemm_sm90_config_supports refused it above)
       if constexpr (MajorB == GmmaMajor::K) return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 64, 12, 1, false, 64, true, Fusion>(args, stream, config.splits, fusion);
       else return cudaErrorInvalidValue;

@@ -1,0 +1,119 @@
+// The fused GEMM + reduce-scatter (epilogue/reduce_scatter.hpp) on ONE GPU: `world` simulated
+// ranks, each a GEMM on its own stream with its own slice of K, sharing the GPU's SMs (max_ctas =
+// SMs / world, so every rank's CTAs are resident at once and really wait on each other); each
+// rank's "peer memory" is the other ranks' buffers on the same GPU. The protocol (sends, ready
+// flags, inline vs deferred reduction, done flags across launches) is the one the multi-GPU run
+// uses; only the mapping differs (NCCL windows there, plain allocations here).
+//
+// Expected result, bit for bit: the plain GEMM of each rank (same variant: the same accumulators)
+// rounded to bf16, summed per row on the host in the node's order (the owner's partial, then the
+// others in rank order, in f32), rounded to bf16.
+#include <cuda_bf16.h>
+
+#include <cute_dsl/epilogue/epilogue.hpp>
+#include <cute_dsl/epilogue/reduce_scatter.hpp>
+#include <cute_dsl/kernels/gemm_sm90_launch.hpp>
+
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "gemm_sm90_instances.hpp"
+#include "gpu_test.cuh"
+
+namespace {
+
+namespace ep = cute_dsl::epilogue;
+namespace dist = cute_dsl::dist;
+namespace kn = cute_dsl::kernels;
+using cute_dsl::GmmaMajor;
+using cute_dsl_test::DeviceBuffer;
+using T = __nv_bfloat16;
+
+struct Case {
+  int m, n, k_per_rank, world, launches;
+};
+
+void run_case(Case c) {
+  CUTE_DSL_REQUIRE_GPU(90);
+  int sms = 0;
+  CUTE_DSL_TEST_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const std::uint32_t seed = cute_dsl_test::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed) + ", M " + std::to_string(c.m) + ", N " + std::to_string(c.n) + ", world " +
+               std::to_string(c.world));
+  const dist::ReduceScatterLayout layout{c.m, c.n, c.world, int(sizeof(T))};
+  const dist::RowOwners owners = layout.owners();
+  const int k = c.k_per_rank;
+
+  std::vector<std::unique_ptr<DeviceBuffer<T>>> a, b, partial, out;
+  std::vector<std::unique_ptr<DeviceBuffer<char>>> window;
+  std::vector<cudaStream_t> streams(c.world);
+  for (int r = 0; r < c.world; ++r) {
+    std::vector<T> ha, hb;
+    for (float x : cute_dsl_test::random_vector<float>(std::size_t(c.m) * k, seed + 2 * r)) ha.push_back(T(x));
+    for (float x : cute_dsl_test::random_vector<float>(std::size_t(c.n) * k, seed + 2 * r + 1)) hb.push_back(T(x));
+    a.push_back(std::make_unique<DeviceBuffer<T>>(ha.size()));
+    b.push_back(std::make_unique<DeviceBuffer<T>>(hb.size()));
+    CUTE_DSL_TEST_CUDA(a[r]->upload(ha));
+    CUTE_DSL_TEST_CUDA(b[r]->upload(hb));
+    partial.push_back(std::make_unique<DeviceBuffer<T>>(std::size_t(c.m) * c.n));
+    out.push_back(std::make_unique<DeviceBuffer<T>>(std::size_t(owners.rows(r) > 0 ? owners.rows(r) : 1) * c.n));
+    window.push_back(std::make_unique<DeviceBuffer<char>>(std::size_t(layout.bytes())));
+    CUTE_DSL_TEST_CUDA(window[r]->poison(0));
+    CUTE_DSL_TEST_CUDA(cudaStreamCreateWithFlags(&streams[r], cudaStreamNonBlocking));
+  }
+  auto args = [&](int r, T* d) {
+    kn::GemmSm90Arguments<T, T> x{};
+    x.shape = {c.m, c.n, k, 1};
+    x.a = a[r]->get(), x.lda = k, x.batch_stride_a = std::int64_t(c.m) * k;
+    x.b = b[r]->get(), x.ldb = k, x.batch_stride_b = std::int64_t(c.n) * k;
+    x.d = d, x.ldd = c.n, x.batch_stride_d = std::int64_t(c.m) * c.n;
+    return x;
+  };
+  // Each rank's partial product, with the variant the fused launches use.
+  const kn::GemmSm90Config config{128, 6, 1};
+  for (int r = 0; r < c.world; ++r) CUTE_DSL_TEST_CUDA((kn::gemm_sm90_majors<GmmaMajor::K, GmmaMajor::K>(args(r, partial[r]->get()), nullptr, config)));
+  CUTE_DSL_TEST_LAUNCHED();
+  std::vector<std::vector<T>> hp(c.world);
+  for (int r = 0; r < c.world; ++r) CUTE_DSL_TEST_CUDA(partial[r]->download(hp[r]));
+
+  for (int launch = 1; launch <= c.launches; ++launch) {
+    for (int r = 0; r < c.world; ++r) {
+      CUTE_DSL_TEST_CUDA(out[r]->poison(0xFF));
+    }
+    CUTE_DSL_TEST_CUDA(cudaDeviceSynchronize());
+    for (int r = 0; r < c.world; ++r) {
+      dist::SymmetricView view{};
+      for (int s = 0; s < c.world; ++s) view.base[s] = window[s]->get();
+      view.rank = r, view.world = c.world;
+      auto tree = ep::reduce_scatter(view, layout, out[r]->get(), c.n, unsigned(launch), ep::acc());
+      tree.max_ctas = sms / c.world;
+      CUTE_DSL_TEST_CUDA((kn::gemm_sm90_fused_variant<GmmaMajor::K, GmmaMajor::K, 128, 6, 1>(args(r, out[r]->get()), tree, streams[r])));
+    }
+    CUTE_DSL_TEST_LAUNCHED();
+    for (int r = 0; r < c.world; ++r) {
+      std::vector<T> got;
+      CUTE_DSL_TEST_CUDA(out[r]->download(got));
+      int bad = 0;
+      for (int row = owners.begin(r); row < owners.begin(r + 1); ++row)
+        for (int col = 0; col < c.n; ++col) {
+          const std::size_t e = std::size_t(row) * c.n + col;
+          float want = float(hp[r][e]);
+          for (int s = 0; s < c.world; ++s)
+            if (s != r) want += float(hp[s][e]);
+          const T w = T(want), g = got[std::size_t(row - owners.begin(r)) * c.n + col];
+          if (std::memcmp(&w, &g, sizeof(T)) != 0 && ++bad <= 5)
+            ADD_FAILURE() << "launch " << launch << ", rank " << r << ", D(" << row << ", " << col << ") = " << float(g)
+                          << ", expected " << float(w);
+        }
+      EXPECT_EQ(bad, 0) << "launch " << launch << ", rank " << r;
+    }
+  }
+  for (cudaStream_t s : streams) cudaStreamDestroy(s);
+}
+
+TEST(ReduceScatterOneGpu, TwoRanksAlignedShapeThreeLaunches) { run_case({2048, 1024, 512, 2, 3}); }
+TEST(ReduceScatterOneGpu, FourRanksRowsStraddleOwnersAndRaggedEdges) { run_case({1000, 520, 256, 4, 2}); }
+TEST(ReduceScatterOneGpu, EightRanksFewerTileRowsThanRanks) { run_case({200, 384, 128, 8, 2}); }
+
+}  // namespace
