@@ -1,10 +1,9 @@
-// Host-side facts of the distributed GEMM: which rank owns which rows, the symmetric buffer's
-// layout, and the tile scheduler's row groups (every tile once; a rank's own rows last).
+// Host-side facts of the distributed GEMM: which rank owns which rows and the symmetric
+// buffer's layout.
 #include <gtest/gtest.h>
 
 #include <cute_dsl/dist/reduce_scatter_layout.hpp>
 #include <cute_dsl/dist/row_owners.hpp>
-#include <cute_dsl/kernels/gemm_tile_scheduler.hpp>
 
 #include <set>
 #include <tuple>
@@ -42,56 +41,15 @@ TEST(ReduceScatterLayout, RegionsAreDisjointAlignedAndInsideTheBuffer) {
   for (int world : {1, 2, 3, 8})
     for (auto [m, n] : {std::pair{1, 1}, std::pair{1000, 520}, std::pair{8192, 8192}, std::pair{130, 7}}) {
       const ReduceScatterLayout l{m, n, world, 2};
-      EXPECT_GE(l.ready_offset(), l.counter_offset() + 4);
-      EXPECT_GE(l.deferred_offset(), l.ready_offset() + 4 * l.tiles() * world);
-      EXPECT_GE(l.partials_offset(), l.deferred_offset() + 4 * l.tiles());
-      for (int s = 0; s < world; ++s) {
-        EXPECT_EQ(l.slot_offset(s) % 256, 0);
-        EXPECT_GE(l.slot_bytes(), (long long)l.owners().max_rows() * n * 2);
-      }
-      EXPECT_EQ(l.bytes(), l.slot_offset(world - 1) + l.slot_bytes());
+      for (int s = 0; s < cute_dsl::dist::kMaxRanks; ++s) EXPECT_LT(l.done_offset(s) + 4, l.counter_offset() + 1);
+      EXPECT_LE(l.counter_offset() + 4, l.ready_offset(0));
+      EXPECT_LE(l.ready_offset(l.blocks() - 1) + 4, l.partial_offset());
+      EXPECT_EQ(l.partial_offset() % 256, 0);
+      EXPECT_GE(l.bytes(), l.partial_offset() + (long long)m * n * 2);
+      // Every element's 64 x 64 block has a flag.
+      EXPECT_EQ(l.block_id(m - 1, n - 1), l.blocks() - 1);
     }
-  static_assert(ReduceScatterLayout{128, 128, 2, 2}.tiles() == 4, "64 x 64 blocks");
-}
-
-// Every unit of work exactly once, for any group count and first group; with row groups the
-// tiles of the first group come first and those of the group before it (a rank's own rows) last.
-template <int TileM, int TileN, int ClusterM>
-void check_row_groups(int m, int n, int groups) {
-  using Scheduler = cute_dsl::kernels::GemmTileScheduler<TileM, TileN, ClusterM>;
-  for (int first = 0; first < groups; ++first) {
-    Scheduler s(m, n, 1);
-    s.set_row_groups(groups, first);
-    std::set<std::tuple<int, int>> seen;
-    std::vector<int> group_of;
-    for (int t = 0; t < s.cluster_tiles(); ++t) {
-      const auto tile = s.tile(t, 0);
-      EXPECT_TRUE(seen.insert({tile.m_block, tile.n_block}).second) << "tile " << t << " twice";
-      const int tm = tile.m_block / (TileM * ClusterM);
-      int g = 0;
-      while (!(tm >= (long long)g * s.tiles_m / groups && tm < (long long)(g + 1) * s.tiles_m / groups)) ++g;
-      group_of.push_back((g - first + groups) % groups);  // position of its group in the order
-    }
-    EXPECT_EQ(int(seen.size()), s.cluster_tiles());
-    for (std::size_t i = 1; i < group_of.size(); ++i) EXPECT_LE(group_of[i - 1], group_of[i]) << "groups out of order at " << i;
-  }
-}
-
-TEST(GemmTileSchedulerRowGroups, EveryTileOnceGroupsInRotatedOrder) {
-  check_row_groups<128, 128, 1>(8192, 8192, 2);
-  check_row_groups<128, 256, 2>(16384, 8192, 8);
-  check_row_groups<128, 128, 1>(1000, 520, 4);
-  check_row_groups<128, 64, 1>(200, 384, 8);  // fewer tile rows than groups: empty groups
-  check_row_groups<64, 128, 1>(777, 1000, 3);
-}
-
-TEST(GemmTileSchedulerRowGroups, OneGroupIsThePlainOrder) {
-  cute_dsl::kernels::GemmTileScheduler<128, 128, 1> plain(3000, 5000, 2), grouped(3000, 5000, 2);
-  grouped.set_row_groups(1, 0);
-  for (int t = 0; t < plain.cluster_tiles(); ++t) {
-    EXPECT_EQ(plain.tile(t, 0).m_block, grouped.tile(t, 0).m_block);
-    EXPECT_EQ(plain.tile(t, 0).n_block, grouped.tile(t, 0).n_block);
-  }
+  static_assert(ReduceScatterLayout{128, 128, 2, 2}.blocks() == 4, "64 x 64 blocks");
 }
 
 }  // namespace

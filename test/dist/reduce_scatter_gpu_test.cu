@@ -1,9 +1,9 @@
 // The fused GEMM + reduce-scatter (epilogue/reduce_scatter.hpp) on ONE GPU: `world` simulated
-// ranks, each a GEMM on its own stream with its own slice of K, sharing the GPU's SMs (max_ctas =
-// SMs / world, so every rank's CTAs are resident at once and really wait on each other); each
-// rank's "peer memory" is the other ranks' buffers on the same GPU. The protocol (sends, ready
-// flags, inline vs deferred reduction, done flags across launches) is the one the multi-GPU run
-// uses; only the mapping differs (NCCL windows there, plain allocations here).
+// ranks, each a GEMM (own stream) and its reducer CTAs (own side stream) with its own slice of K,
+// sharing the GPU's SMs (max_ctas = SMs / world, so every rank's CTAs are resident at once and
+// really wait on each other); each rank's "peer memory" is the other ranks' buffers on the same
+// GPU. The protocol (ready flags per block, pulls, done flags across launches) is the one the
+// multi-GPU run uses; only the mapping differs (NCCL windows there, plain allocations here).
 //
 // Expected result, bit for bit: the plain GEMM of each rank (same variant: the same accumulators)
 // rounded to bf16, summed per row on the host in the node's order (the owner's partial, then the
@@ -12,7 +12,7 @@
 
 #include <cute_dsl/epilogue/epilogue.hpp>
 #include <cute_dsl/epilogue/reduce_scatter.hpp>
-#include <cute_dsl/kernels/gemm_sm90_launch.hpp>
+#include <cute_dsl/kernels/gemm_sm90_reduce_scatter.hpp>
 
 #include <cstring>
 #include <memory>
@@ -47,7 +47,7 @@ void run_case(Case c) {
 
   std::vector<std::unique_ptr<DeviceBuffer<T>>> a, b, partial, out;
   std::vector<std::unique_ptr<DeviceBuffer<char>>> window;
-  std::vector<cudaStream_t> streams(c.world);
+  std::vector<cudaStream_t> streams(c.world), comm_streams(c.world);
   for (int r = 0; r < c.world; ++r) {
     std::vector<T> ha, hb;
     for (float x : cute_dsl_test::random_vector<float>(std::size_t(c.m) * k, seed + 2 * r)) ha.push_back(T(x));
@@ -61,6 +61,7 @@ void run_case(Case c) {
     window.push_back(std::make_unique<DeviceBuffer<char>>(std::size_t(layout.bytes())));
     CUTE_DSL_TEST_CUDA(window[r]->poison(0));
     CUTE_DSL_TEST_CUDA(cudaStreamCreateWithFlags(&streams[r], cudaStreamNonBlocking));
+    CUTE_DSL_TEST_CUDA(cudaStreamCreateWithFlags(&comm_streams[r], cudaStreamNonBlocking));
   }
   auto args = [&](int r, T* d) {
     kn::GemmSm90Arguments<T, T> x{};
@@ -87,8 +88,9 @@ void run_case(Case c) {
       for (int s = 0; s < c.world; ++s) view.base[s] = window[s]->get();
       view.rank = r, view.world = c.world;
       auto tree = ep::reduce_scatter(view, layout, out[r]->get(), c.n, unsigned(launch), ep::acc());
-      tree.max_ctas = sms / c.world;
-      CUTE_DSL_TEST_CUDA((kn::gemm_sm90_fused_variant<GmmaMajor::K, GmmaMajor::K, 128, 6, 1>(args(r, out[r]->get()), tree, streams[r])));
+      tree.max_ctas = sms / c.world, tree.comm_ctas = 2;
+      CUTE_DSL_TEST_CUDA((kn::gemm_sm90_reduce_scatter<GmmaMajor::K, GmmaMajor::K, 128, 6, 1>(args(r, out[r]->get()), tree, streams[r],
+                                                                                             comm_streams[r])));
     }
     CUTE_DSL_TEST_LAUNCHED();
     for (int r = 0; r < c.world; ++r) {
@@ -110,6 +112,7 @@ void run_case(Case c) {
     }
   }
   for (cudaStream_t s : streams) cudaStreamDestroy(s);
+  for (cudaStream_t s : comm_streams) cudaStreamDestroy(s);
 }
 
 TEST(ReduceScatterOneGpu, TwoRanksAlignedShapeThreeLaunches) { run_case({2048, 1024, 512, 2, 3}); }

@@ -44,12 +44,14 @@ CUTE_DSL_DEVICE void fence_acq_rel_system() {
 }
 
 // Spins until *flag - target, as a signed 32-bit difference, is >= 0 (the flag counts epochs
-// upwards and may wrap). Returns the value read.
+// upwards and may wrap). Returns the value read. Backs off (sleeps 64 ns, doubling to 2 us):
+// hundreds of warps polling flags in tight loops slowed the GEMM writing them ~2x (H100, NVLink,
+// 2026-11-26: every poll is an L2 -- or NVLink -- round trip on a line the writer also needs).
 template <class Gate = void>
 CUTE_DSL_DEVICE unsigned flag_wait_at_least_system(unsigned const* flag, unsigned target) {
   unsigned v = flag_load_acquire_system<Gate>(flag);
-  while (int(v - target) < 0) {
-    __nanosleep(64);
+  for (unsigned sleep = 64; int(v - target) < 0; sleep = sleep < 2048 ? 2 * sleep : sleep) {
+    __nanosleep(sleep);
     v = flag_load_acquire_system<Gate>(flag);
   }
   return v;

@@ -2,30 +2,26 @@
 // across GPUs as they finish (tensor-parallel row-parallel layers, docs/12_distributed.md).
 //
 //   auto tree = epilogue::reduce_scatter(window, layout, out, ldo, epoch, acc());
+//   kernels::gemm_sm90_reduce_scatter<K, K, 256, 4, 2>(args, tree, stream);
 //
 // Every rank computes a partial product of the whole M x N output (its slice of K); rank r owns
-// rows [begin(r), begin(r + 1)) of the sum (dist/row_owners.hpp). The node is the tree's root: its
-// child's value at each element is this rank's partial, and instead of the GEMM's plain D store
-// the kernel hands each finished tile to the node (kRoutesTiles), which
-//   - sends the rows other ranks own into their copy of the symmetric buffer (slot [this rank],
-//     16-byte stores through the epilogue's shared-memory stage, over NVLink), then one thread
-//     signals each owner: ready[this rank][tile] = epoch (system-scope release);
-//   - for the rows it owns: if every other rank's partial of the tile has already landed, adds
-//     them (the receiver reduces) and writes `out`; otherwise parks its own partial in its slot
-//     and marks the tile deferred. After its last tile the CTA finishes its deferred tiles,
-//     waiting for the partials then: no CTA ever blocks on another GPU before it has sent all it
-//     sends, so ranks cannot wait on each other in a cycle.
-// The tile scheduler orders each rank's tiles by row groups starting after its own rows
-// (GemmTileScheduler::set_row_groups): a rank computes the others' rows first, so its partials
-// leave early and its own tiles, computed last, usually find the others' partials there.
+// rows [begin(r), begin(r + 1)) of the sum (dist/row_owners.hpp). The node is the tree's root:
+// its child's value at each element is this rank's partial. Instead of the GEMM's D the kernel
+// writes each finished tile of partials into this rank's copy of the symmetric buffer (local
+// memory, the epilogue's ordinary coalesced stores) and publishes it per 64 x 64 block
+// (ready[block] = epoch, a system-scope release). The RECEIVER reduces: a few reducer CTAs on
+// each rank (reduce_scatter_pull.hpp, launched beside the GEMM, which leaves them their SMs)
+// wait for every rank's ready flag of each block they own, read the partials over NVLink, add
+// them and write `out`. The transfer thus runs on the reducers' SMs while the GEMM's SMs keep
+// multiplying: the communication overlaps the math instead of stalling its epilogue (writing
+// into the peers' memory from the epilogue did stall it: docs/design/distributed.md).
 //
-// Sum per element: the owner's partial, then the other ranks' in rank order, each partial first
-// rounded to T (as a GEMM writing T and a reduce-scatter of T would see it), the sum in f32,
-// rounded to T once. The same order whether the tile was reduced inline or deferred.
+// Sum per element: the owner's partial, then the other ranks' in rank order, each partial
+// rounded to T (as a GEMM writing T sees it), the sum in f32, rounded to T once.
 //
-// Launches: each launch passes epoch = previous + 1 (from 1; the buffer starts zeroed). A rank
-// sends epoch e's partials into a peer only after the peer's done flag says it finished reading
-// epoch e - 1, so one buffer serves back-to-back launches.
+// Launches: each launch passes epoch = previous + 1 (from 1; the buffer starts zeroed). A GEMM
+// overwrites its partials of epoch e only after every peer's reducers signalled that they
+// finished epoch e - 1 (done flags), so one buffer serves back-to-back launches.
 #pragma once
 
 #include "cute_dsl/config.hpp"
@@ -52,7 +48,8 @@ struct ReduceScatter {
   T* out;                            // this rank's rows: row begin(rank) + r at out + r * ldo
   long long ldo;
   unsigned epoch;                    // this launch: previous + 1, from 1
-  int max_ctas = 0;                  // > 0: at most this many CTAs (tests that share one GPU)
+  int max_ctas = 0;                  // > 0: at most this many GEMM CTAs (tests that share one GPU)
+  int comm_ctas = 0;                 // reducer CTAs; 0: the launcher's choice (docs/design/distributed.md)
 
   template <int Pos, class Table, class V>
   CUTE_DSL_HOST_DEVICE void load(ElementContext<V> const& ctx, V* values) const {
@@ -68,20 +65,14 @@ struct ReduceScatter {
   }
 
   CUTE_DSL_HOST_DEVICE constexpr dist::RowOwners owners() const { return layout.owners(); }
-  CUTE_DSL_HOST_DEVICE constexpr long long tile_id(int m_block, int n_block) const {
-    return (long long)(m_block / 64) * ((layout.n + 63) / 64) + n_block / 64;
-  }
-  // The rank's slot `source` of rank `peer`'s copy, indexed by the owner's global row: partial
-  // (row, col) at slot_rows(...) + row * N + col. (Offset by begin(peer) rows: only that owner's
-  // rows are ever addressed.)
-  CUTE_DSL_HOST_DEVICE T* slot_rows(int peer, int source) const {
-    return window.at<T>(peer, layout.slot_offset(source)) - (long long)owners().begin(peer) * layout.n;
-  }
+  // Rank `peer`'s partial product (row-major, N columns apart), mapped into this GPU.
+  CUTE_DSL_HOST_DEVICE T* partial(int peer) const { return window.at<T>(peer, layout.partial_offset()); }
   CUTE_DSL_HOST_DEVICE unsigned* flag(int peer, long long offset) const { return window.at<unsigned>(peer, offset); }
 };
 
 // @pre window: `layout.bytes()` bytes on every rank, zeroed before the first launch; out: this
-// rank's layout.owners().rows(rank) x N rows, ldo >= N; epoch: 1, 2, ... per launch
+// rank's layout.owners().rows(rank) x N rows, ldo >= N, 16-byte aligned rows for the fast path;
+// epoch: 1, 2, ... per launch
 template <class T, EpilogueNode Child>
 CUTE_DSL_HOST_DEVICE constexpr ReduceScatter<T, Child> reduce_scatter(dist::SymmetricView window, dist::ReduceScatterLayout layout,
                                                                       T* out, long long ldo, unsigned epoch, Child const& child) {

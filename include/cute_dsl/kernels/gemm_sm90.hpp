@@ -337,7 +337,7 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
   const Ring ring = make_ring<Ring>(smem.barriers, ring_params);
 
   // A tree that routes whole tiles (the reduce-scatter node, epilogue/gemm_reduce_scatter.hpp)
-  // stores D itself, and orders the tiles so that each rank computes its own rows last.
+  // stores them itself and publishes each one when it is complete.
   constexpr bool kRouted = epilogue::RoutesTiles<Fusion>;
   static_assert(!kRouted || !PingPong, "gemm_sm90_fused_kernel: a tile-routing epilogue needs a cooperative variant");
   static_assert([] {
@@ -345,11 +345,7 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
     else return true;
   }(), "gemm_sm90_fused_kernel: a tile-routing epilogue writes D's element type");
   constexpr unsigned kRouteBarrier = 7;  // the 256 consumer threads (1: split-K; 2, 3: ping-pong)
-  const GemmTileScheduler<TileM, TileN, ClusterM> scheduler = [&] {
-    GemmTileScheduler<TileM, TileN, ClusterM> s(p.epilogue.m, p.epilogue.n, p.l);
-    if constexpr (kRouted) s.set_row_groups(fusion.layout.world, (fusion.window.rank + 1) % fusion.layout.world);
-    return s;
-  }();
+  const GemmTileScheduler<TileM, TileN, ClusterM> scheduler(p.epilogue.m, p.epilogue.n, p.l);
   const int k_tiles = (p.k + kTileK - 1) / kTileK;
   // Split-K is compiled into the variants whose accumulators leave room for its reduction (<= 64
   // per thread; the 256-column tiles spilled with it): the launcher splits only those.
@@ -441,7 +437,7 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
     auto acc = mma.make_fragment_C(tCcC);  // (V, MMA_M, MMA_N) f32, shaped like this thread's share
     auto state = pipeline::make_consumer_start_state<Stages>();
     int turn = 0, my_tiles = 0;
-    bool peers_ready = false;  // routed: the peers finished the previous launch (checked at the first send)
+    bool peers_ready = false;  // routed: the peers finished pulling the previous launch (checked at the first store)
     for (int t = first; t < tiles; t += step, ++turn) {
       const GemmWork work = scheduler.work(t, cta_rank, splits, k_tiles);
       const int work_k_tiles = work.k_end - work.k_begin;
@@ -472,10 +468,7 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
                                                 smem.last_split[PingPong ? consumer : 0]))
           continue;  // another split of this tile finishes it
       }
-      epilogue::TileRoute route{};
-      if constexpr (kRouted)
-        route = epilogue::route_begin(fusion, tile.m_block, tile.n_block, TileM, TileN, int(threadIdx.x) - 128, kRouteBarrier, 256,
-                                      peers_ready);
+      if constexpr (kRouted) epilogue::route_begin(fusion, int(threadIdx.x) - 128, kRouteBarrier, 256, peers_ready);
       CUTE_DSL_UNROLL
       for (int h = 0; h < int(size<1>(acc)); ++h) {  // 64-row atom blocks of this thread's share
         CUTE_DSL_UNROLL
@@ -487,7 +480,7 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
             epilogue::gemm_visit_accumulators<kAccN>(fusion, acc_tree, tCcC(_, h, n), p.epilogue.m, p.epilogue.n, tile.m_block,
                                                      tile.n_block, tile.batch, thread_in_wg % 32);
             if constexpr (kRouted) {
-              epilogue::route_block<kAccN>(fusion, route, acc_tree, tCcC(_, h, n), tile.m_block, tile.n_block, thread_in_wg % 32,
+              epilogue::route_block<kAccN>(fusion, acc_tree, tCcC(_, h, n), tile.m_block, tile.n_block, thread_in_wg % 32,
                                            epilogue_stage + (threadIdx.x / 32 - 4) * kGemmEpilogueStageBytesPerWarp);
               continue;
             }
@@ -511,14 +504,8 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
             gemm_store_accumulators<TD, kAccN>(acc_hn, crd_hn, p.epilogue, tile.m_block, tile.n_block, tile.batch);
         }
       }
-      if constexpr (kRouted) epilogue::route_end(fusion, route, int(threadIdx.x) - 128, kRouteBarrier, 256);
-    }
-    if constexpr (kRouted) {  // own tiles left deferred, then "this rank is done reading"
-      for (int t = first; t < tiles; t += step) {
-        const GemmTile tile = scheduler.work(t, cta_rank, splits, k_tiles).tile;
-        epilogue::route_finish_tile(fusion, tile.m_block, tile.n_block, TileM, TileN, int(threadIdx.x) - 128, kRouteBarrier, 256);
-      }
-      epilogue::route_done(fusion, int(threadIdx.x) - 128, kRouteBarrier, 256);
+      if constexpr (kRouted)
+        epilogue::route_end(fusion, tile.m_block, tile.n_block, TileM, TileN, int(threadIdx.x) - 128, kRouteBarrier, 256);
     }
   }
   // Peers may still arrive on my barriers or multicast into my ring: stay until they are done.

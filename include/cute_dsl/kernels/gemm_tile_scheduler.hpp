@@ -18,12 +18,6 @@
 // block after row block, down the whole of M; then the next band, then the next batch. The ~66 cluster tiles in flight at
 // once then touch ~kBand columns of B and ~66/kBand row blocks of A instead of one long row of
 // tiles (all of B): the operands of concurrent tiles stay in L2.
-//
-// Row groups (set_row_groups, for GEMMs whose rows are owned by different GPUs: the
-// reduce-scatter epilogue): the tile rows are cut into `groups` contiguous ranges and handed out
-// group after group, starting with `first_group` and wrapping around; each group is rastered as
-// above. A rank that starts with the group after its own computes the rows it sends first and
-// its own rows last.
 #pragma once
 
 #include "cute_dsl/config.hpp"
@@ -51,16 +45,9 @@ struct GemmTileScheduler {
   int tiles_m;  // cluster tiles along M
   int tiles_n;
   int batches;
-  int groups = 1, first_group = 0;  // row groups (see above); 1: the plain order
 
   CUTE_DSL_HOST_DEVICE constexpr GemmTileScheduler(int m, int n, int l)
       : tiles_m((m + TileM * ClusterM - 1) / (TileM * ClusterM)), tiles_n((n + TileN - 1) / TileN), batches(l) {}
-
-  // @pre 1 <= count; 0 <= first < count
-  CUTE_DSL_HOST_DEVICE constexpr void set_row_groups(int count, int first) {
-    groups = count;
-    first_group = first;
-  }
 
   CUTE_DSL_HOST_DEVICE constexpr int cluster_tiles() const { return tiles_m * tiles_n * batches; }
   CUTE_DSL_HOST_DEVICE constexpr int units(int splits) const { return cluster_tiles() * splits; }
@@ -77,21 +64,11 @@ struct GemmTileScheduler {
   CUTE_DSL_HOST_DEVICE constexpr GemmTile tile(int t, int cta_rank) const {
     const int per_batch = tiles_m * tiles_n;
     const int batch = t / per_batch;
-    int r = t - batch * per_batch;
-    int row_first = 0, rows = tiles_m;  // the tile rows being rastered: all, or one group's
-    if (groups > 1) {
-      for (int i = 0; i < groups; ++i) {
-        const int g = (first_group + i) % groups;
-        row_first = int((long long)g * tiles_m / groups);
-        rows = int((long long)(g + 1) * tiles_m / groups) - row_first;
-        if (r < rows * tiles_n) break;
-        r -= rows * tiles_n;
-      }
-    }
-    const int band = r / (kBand * rows);
+    const int r = t - batch * per_batch;
+    const int band = r / (kBand * tiles_m);
     const int band_width = (tiles_n - band * kBand) < kBand ? (tiles_n - band * kBand) : kBand;
-    const int in_band = r - band * kBand * rows;
-    const int tm = row_first + in_band / band_width;
+    const int in_band = r - band * kBand * tiles_m;
+    const int tm = in_band / band_width;
     const int tn = band * kBand + in_band % band_width;
     return {(tm * ClusterM + cta_rank) * TileM, tn * TileN, batch};
   }
