@@ -63,6 +63,7 @@ __global__ void widen(T const* in, float* out, long long n) {
 
 struct Result {
   double gemm_us, rs_us, gemm_then_rs_us, fused_us;
+  double fused_gemm_part_us, reducer_part_us;  // the fused op's two kernels, each alone
   double fused_err, nccl_err;  // max |x - reference| / max |reference|
   long long differ, checked;
 };
@@ -135,6 +136,24 @@ Result run_shape(dist::NcclSession& session, Shape s, int iters, int comm_ctas) 
   r.rs_us = time(reduce_scatter);
   r.gemm_then_rs_us = time([&] { gemm(), reduce_scatter(); });
   r.fused_us = time(fused);
+  // Its parts alone, to see how much they overlap: the GEMM with the SMs it gets in the fused op
+  // (same epoch again: its done-wait is already met), then the reducers with every block ready.
+  {
+    auto tree = ep::reduce_scatter(window.view(), layout, out, s.n, epoch, ep::acc());
+    int sms = 0;
+    check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, rank), "attr");
+    const int comm = comm_ctas > 0 ? comm_ctas : world > 1 ? 16 : 8;
+    tree.max_ctas = sms - comm;
+    kn::GemmSm90Arguments<T, T> x = args;
+    x.d = out;
+    r.fused_gemm_part_us = time([&] { check(kn::gemm_sm90_fused_variant<GmmaMajor::K, GmmaMajor::K, 256, 4, 2>(x, tree, stream), "gemm part"); });
+    r.reducer_part_us = time([&] {
+      if (world <= 2) kn::reduce_scatter_pull_kernel<2><<<comm, kn::kReduceScatterPullThreads, 0, stream>>>(tree);
+      else if (world <= 4) kn::reduce_scatter_pull_kernel<4><<<comm, kn::kReduceScatterPullThreads, 0, stream>>>(tree);
+      else kn::reduce_scatter_pull_kernel<8><<<comm, kn::kReduceScatterPullThreads, 0, stream>>>(tree);
+      check(cudaGetLastError(), "reducer part");
+    });
+  }
 
   // The last fused output and GEMM then NCCL's reduce-scatter, against the f32 reference.
   gemm(), reduce_scatter();
@@ -211,10 +230,10 @@ int main(int argc, char** argv) {
         std::snprintf(line, sizeof line,
                       "{\"world\": %d, \"m\": %d, \"n\": %d, \"k\": %d, \"gemm_us\": %.1f, \"reduce_scatter_us\": %.1f, "
                       "\"gemm_then_reduce_scatter_us\": %.1f, \"fused_us\": %.1f, \"fused_over_max_alone\": %.3f, "
-                      "\"speedup_over_sequential\": %.3f, \"gemm_tflops_per_gpu\": %.1f, \"fused_err\": %.2e, "
+                      "\"speedup_over_sequential\": %.3f, \"gemm_tflops_per_gpu\": %.1f, \"fused_gemm_part_us\": %.1f, \"fused_reducer_part_us\": %.1f, \"fused_err\": %.2e, "
                       "\"nccl_err\": %.2e, \"elements_differing_from_nccl\": %lld, \"elements_checked\": %lld, \"comm_ctas\": %d}",
                       w, s.m, s.n, s.k, r.gemm_us, r.rs_us, r.gemm_then_rs_us, r.fused_us, r.fused_us / best_alone,
-                      r.gemm_then_rs_us / r.fused_us, tflops / r.gemm_us, r.fused_err, r.nccl_err, r.differ, r.checked, comm_ctas);
+                      r.gemm_then_rs_us / r.fused_us, tflops / r.gemm_us, r.fused_gemm_part_us, r.reducer_part_us, r.fused_err, r.nccl_err, r.differ, r.checked, comm_ctas);
         // Every rank checks its own shard; each prints its line (rank 0's goes to the JSON).
         std::printf("rank %d: %s\n", rank, line);
         if (out) std::fprintf(out, "  %s%s\n", line, i + 1 < shapes.size() ? "," : "");

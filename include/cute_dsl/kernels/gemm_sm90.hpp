@@ -344,7 +344,9 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
     if constexpr (kRouted) return is_same_v<typename Fusion::element_type, TD>;
     else return true;
   }(), "gemm_sm90_fused_kernel: a tile-routing epilogue writes D's element type");
-  constexpr unsigned kRouteBarrier = 7;  // the 256 consumer threads (1: split-K; 2, 3: ping-pong)
+  constexpr unsigned kRouteBarrier = 7;    // the 256 consumer threads (1: split-K; 2, 3: ping-pong)
+  constexpr unsigned kPublishBarrier = 8;  // the consumers and the publishing warp, per tile
+  static_assert(!kRouted || TmaLoads, "gemm_sm90_fused_kernel: a tile-routing epilogue publishes from the TMA producer's idle warp");
   const GemmTileScheduler<TileM, TileN, ClusterM> scheduler(p.epilogue.m, p.epilogue.n, p.l);
   const int k_tiles = (p.k + kTileK - 1) / kTileK;
   // Split-K is compiled into the variants whose accumulators leave room for its reduction (<= 64
@@ -422,6 +424,15 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
       }
       cp_async_wait<0>();
       while (in_flight > 0) publish_oldest();
+    }
+    // Routed: warp 1 (idle under TMA) publishes each tile once the consumers stored it, so the
+    // system-scope fence that publishing needs never stalls the math warps.
+    if constexpr (kRouted) {
+      if (threadIdx.x / 32 == 1)
+        for (int t = first; t < tiles; t += step) {
+          const GemmTile tile = scheduler.work(t, cta_rank, splits, k_tiles).tile;
+          epilogue::route_publish(fusion, tile.m_block, tile.n_block, TileM, TileN, int(threadIdx.x) % 32, kPublishBarrier, 256 + 32);
+        }
     }
   } else {
     // ---- consumers -----------------------------------------------------------------------------
@@ -504,8 +515,7 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
             gemm_store_accumulators<TD, kAccN>(acc_hn, crd_hn, p.epilogue, tile.m_block, tile.n_block, tile.batch);
         }
       }
-      if constexpr (kRouted)
-        epilogue::route_end(fusion, tile.m_block, tile.n_block, TileM, TileN, int(threadIdx.x) - 128, kRouteBarrier, 256);
+      if constexpr (kRouted) epilogue::route_end(kPublishBarrier, 256 + 32);
     }
   }
   // Peers may still arrive on my barriers or multicast into my ring: stay until they are done.
