@@ -64,6 +64,7 @@ __global__ void widen(T const* in, float* out, long long n) {
 struct Result {
   double gemm_us, rs_us, gemm_then_rs_us, fused_us;
   double fused_gemm_part_us, reducer_part_us;  // the fused op's two kernels, each alone
+  int comm_ctas;                                // the reducer CTAs the fused op used
   double fused_err, nccl_err;  // max |x - reference| / max |reference|
   long long differ, checked;
 };
@@ -142,7 +143,8 @@ Result run_shape(dist::NcclSession& session, Shape s, int iters, int comm_ctas) 
     auto tree = ep::reduce_scatter(window.view(), layout, out, s.n, epoch, ep::acc());
     int sms = 0;
     check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, rank), "attr");
-    const int comm = comm_ctas > 0 ? comm_ctas : world > 1 ? 16 : 8;
+    const int comm = comm_ctas > 0 ? comm_ctas : world > 1 ? 16 : 8;  // as gemm_sm90_reduce_scatter chooses
+    r.comm_ctas = comm;
     tree.max_ctas = sms - comm;
     kn::GemmSm90Arguments<T, T> x = args;
     x.d = out;
@@ -233,7 +235,7 @@ int main(int argc, char** argv) {
                       "\"speedup_over_sequential\": %.3f, \"gemm_tflops_per_gpu\": %.1f, \"fused_gemm_part_us\": %.1f, \"fused_reducer_part_us\": %.1f, \"fused_err\": %.2e, "
                       "\"nccl_err\": %.2e, \"elements_differing_from_nccl\": %lld, \"elements_checked\": %lld, \"comm_ctas\": %d}",
                       w, s.m, s.n, s.k, r.gemm_us, r.rs_us, r.gemm_then_rs_us, r.fused_us, r.fused_us / best_alone,
-                      r.gemm_then_rs_us / r.fused_us, tflops / r.gemm_us, r.fused_gemm_part_us, r.reducer_part_us, r.fused_err, r.nccl_err, r.differ, r.checked, comm_ctas);
+                      r.gemm_then_rs_us / r.fused_us, tflops / r.gemm_us, r.fused_gemm_part_us, r.reducer_part_us, r.fused_err, r.nccl_err, r.differ, r.checked, r.comm_ctas);
         // Every rank checks its own shard; each prints its line (rank 0's goes to the JSON).
         std::printf("rank %d: %s\n", rank, line);
         if (out) std::fprintf(out, "  %s%s\n", line, i + 1 < shapes.size() ? "," : "");
