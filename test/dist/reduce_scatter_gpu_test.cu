@@ -15,6 +15,7 @@
 #include <cute_dsl/kernels/gemm_sm90_reduce_scatter.hpp>
 
 #include <cstring>
+#include <string>
 #include <memory>
 #include <vector>
 
@@ -113,6 +114,39 @@ void run_case(Case c) {
   }
   for (cudaStream_t s : streams) cudaStreamDestroy(s);
   for (cudaStream_t s : comm_streams) cudaStreamDestroy(s);
+}
+
+// The launcher's refusals, on the host (no GPU needed): each names the rule.
+TEST(ReduceScatterArguments, RefusedWithTheRuleTheyBreak) {
+  alignas(16) static char copies[2][1 << 16];  // each rank's window (the partial: 128 x 64 bf16)
+  static T out[64 * 64], a[128 * 64], b[64 * 64];
+  dist::SymmetricView view{};
+  view.base[0] = copies[0], view.base[1] = copies[1], view.rank = 1, view.world = 2;
+  const dist::ReduceScatterLayout layout{128, 64, 2, int(sizeof(T))};
+  ASSERT_LE(layout.bytes(), (long long)sizeof(copies[0]));
+  kn::GemmSm90Arguments<T, T> args{};
+  args.shape = {128, 64, 64, 1};
+  args.a = a, args.lda = 64, args.b = b, args.ldb = 64, args.d = out, args.ldd = 64;
+  auto tree = ep::reduce_scatter(view, layout, out, 64, 1u, ep::acc());
+  EXPECT_EQ(kn::gemm_sm90_reduce_scatter_unsupported(args, tree), "");
+  auto why = [&](auto change) {
+    auto x = args;
+    auto t = tree;
+    change(x, t);
+    return kn::gemm_sm90_reduce_scatter_unsupported(x, t);
+  };
+  EXPECT_NE(why([](auto& x, auto&) { x.shape.m = 256; }).find("M x N must be the GEMM's"), std::string::npos);
+  EXPECT_NE(why([](auto& x, auto&) { x.shape.l = 2; }).find("one batch"), std::string::npos);
+  EXPECT_NE(why([](auto&, auto& t) { t.window.rank = 2; }).find("rank / world"), std::string::npos);
+  EXPECT_NE(why([](auto&, auto& t) { t.layout.element_bytes = 4; }).find("element size"), std::string::npos);
+  EXPECT_NE(why([](auto&, auto& t) { t.epoch = 0; }).find("epochs count from 1"), std::string::npos);
+  EXPECT_NE(why([](auto&, auto& t) { t.ldo = 8; }).find("ldo >= N"), std::string::npos);
+  EXPECT_NE(why([](auto&, auto& t) { t.window.base[0] = nullptr; }).find("no mapping of rank 0"), std::string::npos);
+  EXPECT_NE(why([](auto& x, auto&) { x.beta = 1.f; }).find("beta must be 0"), std::string::npos);
+  auto stale = tree;
+  stale.epoch = 0;
+  const cudaError_t refused = kn::gemm_sm90_reduce_scatter<GmmaMajor::K, GmmaMajor::K, 128, 6, 1>(args, stale);
+  EXPECT_EQ(refused, cudaErrorInvalidValue);  // refused before touching the device
 }
 
 TEST(ReduceScatterOneGpu, TwoRanksAlignedShapeThreeLaunches) { run_case({2048, 1024, 512, 2, 3}); }

@@ -25,6 +25,16 @@
 
 namespace cute_dsl::kernels {
 
+// The GEMM's own arguments: its D is this rank's partial product in the window (M x N), whatever
+// args.d says (the launch writes `out` through the reducers, never args.d).
+template <class TA, class T, class Child>
+GemmSm90Arguments<TA, T> gemm_sm90_reduce_scatter_gemm_arguments(const GemmSm90Arguments<TA, T>& args,
+                                                                  const epilogue::ReduceScatter<T, Child>& rs) {
+  GemmSm90Arguments<TA, T> x = args;
+  x.d = rs.partial(rs.window.rank), x.ldd = rs.layout.n, x.batch_stride_d = (long long)rs.layout.m * rs.layout.n;
+  return x;
+}
+
 // Empty when the fused GEMM + reduce-scatter can run these arguments; otherwise the rule broken.
 template <class TA, class T, class Child>
 std::string gemm_sm90_reduce_scatter_unsupported(const GemmSm90Arguments<TA, T>& args, const epilogue::ReduceScatter<T, Child>& rs) {
@@ -40,7 +50,7 @@ std::string gemm_sm90_reduce_scatter_unsupported(const GemmSm90Arguments<TA, T>&
     return "gemm_sm90_reduce_scatter: out must hold this rank's rows (ldo >= N)";
   for (int s = 0; s < l.world; ++s)
     if (rs.window.base[s] == nullptr) return "gemm_sm90_reduce_scatter: the window has no mapping of rank " + std::to_string(s);
-  return gemm_sm90_fused_unsupported(args);
+  return gemm_sm90_fused_unsupported(gemm_sm90_reduce_scatter_gemm_arguments(args, rs));
 }
 
 // comm_stream: where the reducer CTAs run; null: one side stream per device, made once (then
@@ -100,7 +110,8 @@ cudaError_t gemm_sm90_reduce_scatter(const GemmSm90Arguments<TA, T>& args, epilo
   // (a GPC with a reducer on it has fewer SM pairs) and left GEMM clusters for a second wave:
   // fused 2.8x the GEMM with 16 reducers, 3.2x with 32 (H100 x2, 8192^3, 2026-11-26).
   cudaError_t err = cudaEventRecord(fork, stream);
-  if (err == cudaSuccess) err = gemm_sm90_fused_variant<MajorA, MajorB, TileN, Stages, ClusterM>(args, tree, stream);
+  if (err == cudaSuccess)
+    err = gemm_sm90_fused_variant<MajorA, MajorB, TileN, Stages, ClusterM>(gemm_sm90_reduce_scatter_gemm_arguments(args, tree), tree, stream);
   if (err == cudaSuccess) err = cudaStreamWaitEvent(side, fork);
   if (err == cudaSuccess) {
     const int world = tree.layout.world;
