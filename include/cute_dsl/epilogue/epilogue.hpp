@@ -8,4 +8,5 @@
 #include "cute_dsl/epilogue/leaves.hpp"
 #include "cute_dsl/epilogue/node.hpp"
 #include "cute_dsl/epilogue/reduce.hpp"
+#include "cute_dsl/epilogue/reduce_scatter.hpp"
 #include "cute_dsl/epilogue/store.hpp"
