@@ -184,7 +184,7 @@ elseif(STEP STREQUAL "export")
 
 elseif(STEP STREQUAL "components")
   expect_consumer_failure("${WORK_DIR}/consumer-bogus" bogus
-                          "Unknown component 'bogus' \\(CuteDSL has: cute_dsl, jit\\)" "${prefix}")
+                          "Unknown component 'bogus' \\(CuteDSL has: cute_dsl, jit, dist\\)" "${prefix}")
   # A package without the JIT: header-only, so it installs without building anything.
   set(nojit_build "${WORK_DIR}/nojit-build")
   set(nojit_prefix "${WORK_DIR}/nojit-prefix")
@@ -195,6 +195,10 @@ elseif(STEP STREQUAL "components")
   run("${CMAKE_COMMAND}" --install "${nojit_build}" --prefix "${nojit_prefix}")
   expect_consumer_failure("${WORK_DIR}/consumer-nojit" jit
                           "Component 'jit' \\(CuteDSL::jit\\) is not available: this CuteDSL was installed without the JIT"
+                          "${nojit_prefix}")
+  # ... and without CuteDSL::dist (a package build leaves it out unless asked: CUTE_DSL_BUILD_DIST).
+  expect_consumer_failure("${WORK_DIR}/consumer-nodist" dist
+                          "Component 'dist' \\(CuteDSL::dist\\) is not available: this CuteDSL was installed without it"
                           "${nojit_prefix}")
 
 elseif(STEP STREQUAL "subproject")
