@@ -1,12 +1,12 @@
 // Launches the fused GEMM + reduce-scatter (epilogue/reduce_scatter.hpp) on one rank: the GEMM
 // on `stream` with all but `comm_ctas` SMs, then the reducer CTAs (reduce_scatter_pull.hpp)
-// beside it on a side stream forked before the GEMM, joined back into `stream`. Every rank calls it with the same shape, variant
-// and epoch. Host code, nvcc only.
+// beside it on a side stream forked before the GEMM, joined back into `stream`. Every rank calls
+// it with the same shape, variant and epoch. Host code, nvcc only.
 //
-// Reducer CTAs (tree.comm_ctas = 0): 16 with several ranks -- a rank pulls (world - 1) / world of
-// its rows' partials, M N (world - 1) / world^2 elements, over NVLink at up to ~20 GB/s per SM
-// (16 loads of 16 bytes in flight per lane, 8 warps per SM, ~1-2 us per round trip), while the GEMM loses 16 / 132 = 12% of
-// its SMs; 8 for one rank (a local copy).
+// Reducer CTAs (tree.comm_ctas = 0): 16 with several ranks, 8 for one (a local copy). A rank pulls
+// (world - 1) M N / world^2 elements over NVLink; one reducer CTA pulled ~10-13 GB/s on an H100
+// (2026-11-26) while the GEMM lost 16 / 132 = 12% of its SMs. The count is fixed, not modelled
+// yet (docs/design/distributed.md).
 #pragma once
 
 #include "cute_dsl/config.hpp"

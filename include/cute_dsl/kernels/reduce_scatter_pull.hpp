@@ -32,12 +32,12 @@ namespace cute_dsl::kernels {
 
 namespace reduce_scatter_pull_impl {
 
-// 8 consecutive T (16 bytes) as f32, and back.
+// One 16-byte chunk of T (8 bf16 / fp16, 4 f32) added into `sum` in f32 (first: assigned).
 template <class T>
-CUTE_DSL_DEVICE void add_chunk(float (&sum)[8], uint4 const& raw, bool first) {
+CUTE_DSL_DEVICE void add_chunk(float (&sum)[16 / sizeof(T)], uint4 const& raw, bool first) {
   T const* v = reinterpret_cast<T const*>(&raw);
   CUTE_DSL_UNROLL
-  for (int e = 0; e < 8; ++e) sum[e] = first ? static_cast<float>(v[e]) : sum[e] + static_cast<float>(v[e]);
+  for (int e = 0; e < int(16 / sizeof(T)); ++e) sum[e] = first ? static_cast<float>(v[e]) : sum[e] + static_cast<float>(v[e]);
 }
 
 }  // namespace reduce_scatter_pull_impl
@@ -101,7 +101,7 @@ __global__ void __launch_bounds__(kReduceScatterPullThreads)
           const int i = i0 + 32 * j;
           const int row = r0 + i / kChunksPerRow, col = c0 + (i % kChunksPerRow) * kPerChunk;
           if (i >= count || col >= c1) continue;
-          float sum[8];
+          float sum[kPerChunk];
           CUTE_DSL_UNROLL
           for (int k = 0; k < MaxWorld; ++k)
             if (k < world) reduce_scatter_pull_impl::add_chunk<T>(sum, raw[j][k], k == 0);

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The multi-GPU run of the fused GEMM + reduce-scatter (docs/12_distributed.md), on a device machine
+# with several GPUs: build the simulated-ranks GPU test and bench/dist/dist_gemm_rs, run the test
+# on GPU 0, then the benchmark for each world size that fits. NVLink multicast stays off.
+#
+#   SHAPES="--shape 8192x8192x8192 --shape 16384x8192x28672" WORLDS="2 4" bash scripts/device/dist.sh
+# Environment: SHAPES, WORLDS (default "2 4"), ITERS (10), TMO (seconds per world, 150),
+#   BUILD_DIR (/tmp/b), OUT (results: dist_gemm_rs_w<W>.json, build.log).
+export PATH=$PATH:/usr/local/cuda/bin NCCL_NVLS_ENABLE=0 NVSHMEM_DISABLE_NVLS=1 TORCH_SYMM_MEM_DISABLE_MULTICAST=1
+set -u
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+BUILD_DIR=${BUILD_DIR:-/tmp/b}
+OUT=${OUT:-/tmp/cute_dsl_device_out}
+mkdir -p "$OUT"
+nvidia-smi -L; nvidia-smi topo -m | head -8
+cmake -S "$root" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90a \
+  -DCMAKE_CUDA_FLAGS="--split-compile=8" > "$OUT/build.log" 2>&1
+cmake --build "$BUILD_DIR" -j"$(nproc)" --target dist_gemm_rs dist_gpu_tests >> "$OUT/build.log" 2>&1 ||
+  { grep -E "error|FAILED" "$OUT/build.log" | head -30; exit 1; }
+CUDA_VISIBLE_DEVICES=0 timeout 60 "$(find "$BUILD_DIR" -name dist_gpu_tests -type f)" 2>&1 | grep -E "OK|FAIL|PASSED|rror" | head -20
+bench=$(find "$BUILD_DIR" -name dist_gemm_rs -type f)
+gpus=$(nvidia-smi -L | wc -l)
+for w in ${WORLDS:-2 4}; do
+  [ "$w" -le "$gpus" ] || continue
+  echo "== world $w"
+  # shellcheck disable=SC2086
+  timeout "${TMO:-150}" "$bench" --world "$w" --iters "${ITERS:-10}" ${SHAPES:-} --json "$OUT/dist_gemm_rs_w$w.json" 2>&1 |
+    grep -E "rank 0|ERROR|rror"
+done
