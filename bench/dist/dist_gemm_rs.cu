@@ -1,7 +1,7 @@
 // Fused GEMM + reduce-scatter across the GPUs of one host, against GEMM alone, NCCL's
 // reduce-scatter alone and GEMM followed by NCCL's reduce-scatter, in one run.
 //
-//   dist_gemm_rs [--world P] [--iters N] [--comm-ctas C] [--shape MxNxK]... [--json FILE]
+//   dist_gemm_rs [--world P] [--iters N] [--shape MxNxK]... [--json FILE]
 //
 // Row-parallel layer: rank r holds A_r (M x K/P) and B_r (N x K/P); the output M x N = sum of the
 // ranks' A_r B_r^T is reduce-scattered along M (rank r: rows [r M/P, (r+1) M/P)). bf16 in and out,
@@ -63,13 +63,12 @@ __global__ void widen(T const* in, float* out, long long n) {
 
 struct Result {
   double gemm_us, rs_us, gemm_then_rs_us, fused_us;
-  double fused_gemm_part_us, reducer_part_us;  // the fused op's two kernels, each alone
-  int comm_ctas;                                // the reducer CTAs the fused op used
+  double fused_gemm_part_us;  // the fused op's kernel alone (its peers' chunks already there: no transfer, no wait)
   double fused_err, nccl_err;  // max |x - reference| / max |reference|
   long long differ, checked;
 };
 
-Result run_shape(dist::NcclSession& session, Shape s, int iters, int comm_ctas) {
+Result run_shape(dist::NcclSession& session, Shape s, int iters) {
   const int rank = session.rank(), world = session.world();
   if (s.m % world != 0 || s.k % world != 0)
     throw std::runtime_error("dist_gemm_rs: M and K must be multiples of the ranks (NCCL's reduce-scatter splits evenly)");
@@ -105,7 +104,6 @@ Result run_shape(dist::NcclSession& session, Shape s, int iters, int comm_ctas) 
     auto tree = ep::reduce_scatter(window.view(), layout, out, s.n, ++epoch, ep::acc());
     kn::GemmSm90Arguments<T, T> x = args;
     x.d = out;
-    tree.comm_ctas = comm_ctas;
     check(kn::gemm_sm90_reduce_scatter<GmmaMajor::K, GmmaMajor::K, 256, 4, 2>(x, tree, stream), "fused gemm + reduce-scatter");
   };
 
@@ -137,25 +135,16 @@ Result run_shape(dist::NcclSession& session, Shape s, int iters, int comm_ctas) 
   r.rs_us = time(reduce_scatter);
   r.gemm_then_rs_us = time([&] { gemm(), reduce_scatter(); });
   r.fused_us = time(fused);
-  // Its parts alone, to see how much they overlap: the GEMM with the SMs it gets in the fused op
-  // (same epoch again: its done-wait is already met), then the reducers with every block ready.
+  // Its kernel alone, to see what the transfers add: the same epoch again, so every peer's chunk
+  // is already there (arrived >= epoch) and nothing waits or moves.
   {
     auto tree = ep::reduce_scatter(window.view(), layout, out, s.n, epoch, ep::acc());
-    int sms = 0;
-    check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, rank), "attr");
-    const int comm = comm_ctas > 0 ? comm_ctas : world > 1 ? 16 : 8;  // as gemm_sm90_reduce_scatter chooses
-    r.comm_ctas = comm;
-    tree.max_ctas = sms - comm;
-    kn::GemmSm90Arguments<T, T> x = args;
-    x.d = out;
+    kn::GemmSm90Arguments<T, T> x = kn::gemm_sm90_reduce_scatter_gemm_arguments(args, tree);
     r.fused_gemm_part_us = time([&] { check(kn::gemm_sm90_fused_variant<GmmaMajor::K, GmmaMajor::K, 256, 4, 2>(x, tree, stream), "gemm part"); });
-    r.reducer_part_us = time([&] {
-      if (world <= 2) kn::reduce_scatter_pull_kernel<2><<<comm, kn::kReduceScatterPullThreads, 0, stream>>>(tree);
-      else if (world <= 4) kn::reduce_scatter_pull_kernel<4><<<comm, kn::kReduceScatterPullThreads, 0, stream>>>(tree);
-      else kn::reduce_scatter_pull_kernel<8><<<comm, kn::kReduceScatterPullThreads, 0, stream>>>(tree);
-      check(cudaGetLastError(), "reducer part");
-    });
   }
+  // Run the fused op once more so `out` is this epoch's result of a full launch.
+  fused();
+  check(cudaStreamSynchronize(stream), "sync");
 
   // The last fused output and GEMM then NCCL's reduce-scatter, against the f32 reference.
   gemm(), reduce_scatter();
@@ -191,7 +180,7 @@ Result run_shape(dist::NcclSession& session, Shape s, int iters, int comm_ctas) 
 }  // namespace
 
 int main(int argc, char** argv) {
-  int world = 2, iters = 10, comm_ctas = 0;
+  int world = 2, iters = 10;
   std::vector<Shape> shapes;
   std::string json;
   for (int i = 1; i < argc; ++i) {
@@ -203,7 +192,6 @@ int main(int argc, char** argv) {
     try {
       if (arg == "--world") world = std::stoi(next());
       else if (arg == "--iters") iters = std::stoi(next());
-      else if (arg == "--comm-ctas") comm_ctas = std::stoi(next());
       else if (arg == "--json") json = next();
       else if (arg == "--shape") {
         Shape s{};
@@ -225,17 +213,17 @@ int main(int argc, char** argv) {
       if (out) std::fprintf(out, "[\n");
       for (std::size_t i = 0; i < shapes.size(); ++i) {
         const Shape s = shapes[i];
-        const Result r = run_shape(session, s, iters, comm_ctas);
+        const Result r = run_shape(session, s, iters);
         const double tflops = 2.0 * s.m * s.n * (double)s.k / w / 1e6;  // per GPU, / us -> TFLOP/s
         const double best_alone = std::max(r.gemm_us, r.rs_us);
         char line[1024];
         std::snprintf(line, sizeof line,
                       "{\"world\": %d, \"m\": %d, \"n\": %d, \"k\": %d, \"gemm_us\": %.1f, \"reduce_scatter_us\": %.1f, "
                       "\"gemm_then_reduce_scatter_us\": %.1f, \"fused_us\": %.1f, \"fused_over_max_alone\": %.3f, "
-                      "\"speedup_over_sequential\": %.3f, \"gemm_tflops_per_gpu\": %.1f, \"fused_gemm_part_us\": %.1f, \"fused_reducer_part_us\": %.1f, \"fused_err\": %.2e, "
-                      "\"nccl_err\": %.2e, \"elements_differing_from_nccl\": %lld, \"elements_checked\": %lld, \"comm_ctas\": %d}",
+                      "\"speedup_over_sequential\": %.3f, \"gemm_tflops_per_gpu\": %.1f, \"fused_kernel_alone_us\": %.1f, \"fused_err\": %.2e, "
+                      "\"nccl_err\": %.2e, \"elements_differing_from_nccl\": %lld, \"elements_checked\": %lld}",
                       w, s.m, s.n, s.k, r.gemm_us, r.rs_us, r.gemm_then_rs_us, r.fused_us, r.fused_us / best_alone,
-                      r.gemm_then_rs_us / r.fused_us, tflops / r.gemm_us, r.fused_gemm_part_us, r.reducer_part_us, r.fused_err, r.nccl_err, r.differ, r.checked, r.comm_ctas);
+                      r.gemm_then_rs_us / r.fused_us, tflops / r.gemm_us, r.fused_gemm_part_us, r.fused_err, r.nccl_err, r.differ, r.checked);
         // Every rank checks its own shard; each prints its line (rank 0's goes to the JSON).
         std::printf("rank %d: %s\n", rank, line);
         if (out) std::fprintf(out, "  %s%s\n", line, i + 1 < shapes.size() ? "," : "");

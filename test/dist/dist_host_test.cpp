@@ -1,17 +1,21 @@
-// Host-side facts of the distributed GEMM: which rank owns which rows and the symmetric
-// buffer's layout.
+// Host-side facts of the distributed GEMM: which rank owns which rows, the symmetric buffer's
+// layout, and the order a rank's GEMM computes its tiles in (with the chunks the copy engines send).
 #include <gtest/gtest.h>
 
 #include <cute_dsl/dist/reduce_scatter_layout.hpp>
+#include <cute_dsl/dist/reduce_scatter_schedule.hpp>
+#include <cute_dsl/kernels/gemm_tile_scheduler.hpp>
 #include <cute_dsl/dist/row_owners.hpp>
 
 #include <set>
+#include <string>
 #include <tuple>
 #include <vector>
 
 namespace {
 
 using cute_dsl::dist::ReduceScatterLayout;
+using cute_dsl::dist::ReduceScatterSchedule;
 using cute_dsl::dist::RowOwners;
 
 TEST(RowOwners, EveryRowHasExactlyTheOwnerWhoseRangeHoldsIt) {
@@ -41,15 +45,85 @@ TEST(ReduceScatterLayout, RegionsAreDisjointAlignedAndInsideTheBuffer) {
   for (int world : {1, 2, 3, 8})
     for (auto [m, n] : {std::pair{1, 1}, std::pair{1000, 520}, std::pair{8192, 8192}, std::pair{130, 7}}) {
       const ReduceScatterLayout l{m, n, world, 2};
-      for (int s = 0; s < cute_dsl::dist::kMaxRanks; ++s) EXPECT_LT(l.done_offset(s) + 4, l.counter_offset() + 1);
-      EXPECT_LE(l.counter_offset() + 4, l.ready_offset(0));
-      EXPECT_LE(l.ready_offset(l.blocks() - 1) + 4, l.partial_offset());
+      for (int s = 0; s < cute_dsl::dist::kMaxRanks; ++s) EXPECT_LE(l.done_offset(s) + 4, l.counter_offset(0));
+      EXPECT_LE(l.counter_offset(l.max_chunks() - 1) + 4, l.arrived_offset(0, 0));
+      EXPECT_LE(l.arrived_offset(cute_dsl::dist::kMaxRanks - 1, l.max_chunks() - 1) + 4, l.received_offset());
+      EXPECT_EQ(l.received_offset() % 256, 0);
       EXPECT_EQ(l.partial_offset() % 256, 0);
+      EXPECT_GE(l.partial_offset(), l.received_offset() + (world - 1) * l.slot_elements() * 2);
       EXPECT_GE(l.bytes(), l.partial_offset() + (long long)m * n * 2);
-      // Every element's 64 x 64 block has a flag.
-      EXPECT_EQ(l.block_id(m - 1, n - 1), l.blocks() - 1);
+      for (int receiver = 0; receiver < world; ++receiver) {  // each sender its own slot, below world - 1
+        std::set<int> slots;
+        for (int sender = 0; sender < world; ++sender)
+          if (sender != receiver) slots.insert(ReduceScatterLayout::slot(sender, receiver));
+        EXPECT_EQ(int(slots.size()), world - 1);
+        if (!slots.empty()) {
+          EXPECT_EQ(*slots.rbegin(), world - 2);
+        }
+      }
     }
-  static_assert(ReduceScatterLayout{128, 128, 2, 2}.blocks() == 4, "64 x 64 blocks");
+}
+
+// The scheduler's order for a rank (every variant's tile shape) against the schedule's account of
+// it: every cluster tile once; groups one after the other; the tile rows holding the rank's own
+// rows -- and only those -- in the last group; each chunk's tile count what the tiles add up to,
+// inside the window's bounds.
+template <int TileM, int TileN, int ClusterM>
+void check_schedule(int m, int n, int world) {
+  using Scheduler = cute_dsl::kernels::GemmTileScheduler<TileM, TileN, ClusterM>;
+  const ReduceScatterLayout layout{m, n, world, 2};
+  const RowOwners owners = layout.owners();
+  for (int rank = 0; rank < world; ++rank) {
+    SCOPED_TRACE(std::to_string(m) + " x " + std::to_string(n) + ", world " + std::to_string(world) + ", rank " + std::to_string(rank) +
+                 ", tile " + std::to_string(TileM * ClusterM) + " x " + std::to_string(TileN));
+    const ReduceScatterSchedule plan = ReduceScatterSchedule::make(layout, rank, TileM * ClusterM, TileN, Scheduler::kBand, ClusterM);
+    Scheduler scheduler(m, n, 1);
+    scheduler.rows = plan.order;
+    std::set<std::pair<int, int>> seen;
+    std::vector<unsigned> tiles_per_chunk(std::size_t(layout.max_chunks()), 0);
+    int last_group = 0;
+    for (int t = 0; t < scheduler.cluster_tiles(); ++t) {
+      const auto tile = scheduler.tile(t, 0);
+      const int row = tile.m_block / (TileM * ClusterM);
+      EXPECT_TRUE(seen.insert({tile.m_block, tile.n_block}).second) << "tile " << t << " twice";
+      const int group = plan.group_of(row);
+      EXPECT_GE(group, last_group) << "tile " << t << " goes back to an earlier group";
+      last_group = group;
+      const bool own = owners.rows(rank) > 0 && tile.m_block < owners.begin(rank + 1) &&
+                       tile.m_block + TileM * ClusterM > owners.begin(rank);
+      EXPECT_EQ(own, group == plan.foreign_groups()) << "tile row " << row;
+      const int chunk = plan.chunk(group, plan.band_of(tile.n_block));
+      ASSERT_LT(chunk, layout.max_chunks());
+      tiles_per_chunk[std::size_t(chunk)] += ClusterM;
+    }
+    EXPECT_EQ(int(seen.size()), scheduler.cluster_tiles());
+    EXPECT_LE(plan.groups(), layout.max_groups());
+    EXPECT_LE(plan.bands, layout.max_bands());
+    for (int g = 0; g < plan.groups(); ++g)
+      for (int b = 0; b < plan.bands; ++b) EXPECT_EQ(tiles_per_chunk[std::size_t(plan.chunk(g, b))], plan.chunk_tiles(g, b)) << g << " " << b;
+  }
+}
+
+TEST(ReduceScatterSchedule, OwnRowsLastEveryTileOnceChunkCountsAgree) {
+  for (int world : {1, 2, 3, 4, 8})
+    for (auto [m, n] : {std::pair{1, 1}, std::pair{200, 384}, std::pair{1000, 520}, std::pair{8192, 8192}, std::pair{300, 250},
+                        std::pair{4096, 3000}}) {
+      check_schedule<128, 256, 2>(m, n, world);
+      check_schedule<128, 128, 1>(m, n, world);
+      check_schedule<64, 64, 1>(m, n, world);
+    }
+}
+
+TEST(ReduceScatterSchedule, AlignedOwnersGiveOneGroupPerOwnerNextRankFirst) {
+  const ReduceScatterLayout layout{8192, 8192, 4, 2};
+  const ReduceScatterSchedule plan = ReduceScatterSchedule::make(layout, 1, 256, 256, 8, 2);
+  EXPECT_EQ(plan.groups(), 4);
+  EXPECT_EQ(plan.group_of(4096 / 256), 0);  // rank 2's rows first
+  EXPECT_EQ(plan.group_of(6144 / 256), 1);  // then rank 3's
+  EXPECT_EQ(plan.group_of(0), 2);           // rank 0's
+  EXPECT_EQ(plan.group_of(4095 / 256), 3);  // its own last
+  EXPECT_EQ(plan.bands, 4);
+  EXPECT_EQ(plan.chunk_tiles(0, 0), 8u * 2 * 8);
 }
 
 }  // namespace

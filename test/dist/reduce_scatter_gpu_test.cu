@@ -1,9 +1,11 @@
 // The fused GEMM + reduce-scatter (epilogue/reduce_scatter.hpp) on ONE GPU: `world` simulated
-// ranks, each a GEMM (own stream) and its reducer CTAs (own side stream) with its own slice of K,
-// sharing the GPU's SMs (max_ctas = SMs / world, so every rank's CTAs are resident at once and
-// really wait on each other); each rank's "peer memory" is the other ranks' buffers on the same
-// GPU. The protocol (ready flags per block, pulls, done flags across launches) is the one the
-// multi-GPU run uses; only the mapping differs (NCCL windows there, plain allocations here).
+// ranks, each a GEMM (own stream) and its copy-engine transfers (own side stream) with its own
+// slice of K, sharing the GPU's SMs (max_ctas = (SMs - 8) / world, so every rank's CTAs are
+// resident at once and really wait on each other, with SMs to spare should the driver run a
+// same-device copy as a kernel); each rank's "peer memory" is the other ranks' buffers on the
+// same GPU. The protocol (tile counters, stream waits, copies, arrival and done flags across
+// launches) is the one the multi-GPU run uses; only the mapping differs (NCCL windows there,
+// plain allocations here).
 //
 // Expected result, bit for bit: the plain GEMM of each rank (same variant: the same accumulators)
 // rounded to bf16, summed per row on the host in the node's order (the owner's partial, then the
@@ -14,6 +16,7 @@
 #include <cute_dsl/epilogue/reduce_scatter.hpp>
 #include <cute_dsl/kernels/gemm_sm90_reduce_scatter.hpp>
 
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <memory>
@@ -23,6 +26,12 @@
 #include "gpu_test.cuh"
 
 namespace {
+
+// Every simulated rank has two streams, and a stream that waits on memory (the copy engine's
+// side) blocks whatever shares its hardware queue: with CUDA's default 8 queues, 8 ranks' 16
+// streams hung (H100, 2026-11-26). Set before CUDA starts (static initialisation), unless the
+// environment says otherwise. One process per GPU, as in the real run, needs 2.
+const bool kEnoughHardwareQueues = setenv("CUDA_DEVICE_MAX_CONNECTIONS", "32", 0) == 0;
 
 namespace ep = cute_dsl::epilogue;
 namespace dist = cute_dsl::dist;
@@ -89,7 +98,7 @@ void run_case(Case c) {
       for (int s = 0; s < c.world; ++s) view.base[s] = window[s]->get();
       view.rank = r, view.world = c.world;
       auto tree = ep::reduce_scatter(view, layout, out[r]->get(), c.n, unsigned(launch), ep::acc());
-      tree.max_ctas = sms / c.world, tree.comm_ctas = 2;
+      tree.max_ctas = (sms - 8) / c.world;
       CUTE_DSL_TEST_CUDA((kn::gemm_sm90_reduce_scatter<GmmaMajor::K, GmmaMajor::K, 128, 6, 1>(args(r, out[r]->get()), tree, streams[r],
                                                                                              comm_streams[r])));
     }
@@ -153,7 +162,7 @@ TEST(ReduceScatterOneGpu, TwoRanksAlignedShapeThreeLaunches) { run_case({2048, 1
 TEST(ReduceScatterOneGpu, FourRanksRowsStraddleOwnersAndRaggedEdges) { run_case({1000, 520, 256, 4, 2}); }
 TEST(ReduceScatterOneGpu, EightRanksFewerTileRowsThanRanks) { run_case({200, 384, 128, 8, 2}); }
 // N not a multiple of 8: rows of 2-byte elements off 16 bytes, so the epilogue stores directly and
-// the reducers add element by element (added 2026-11-26 after the last GPU run: not yet run).
+// the owner adds element by element.
 TEST(ReduceScatterOneGpu, TwoRanksRowsOff16Bytes) { run_case({300, 250, 128, 2, 2}); }
 
 }  // namespace

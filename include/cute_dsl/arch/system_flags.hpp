@@ -25,6 +25,14 @@ CUTE_DSL_DEVICE void flag_store_release_system(unsigned* flag, unsigned value) {
   asm volatile("st.release.sys.global.u32 [%0], %1;" ::"l"(flag), "r"(value) : "memory");
 }
 
+// red.release.sys.global.add.u32: counts an event (e.g. a finished tile) so that whoever reads
+// the count -- another GPU, or the copy engine's stream wait -- also sees what came before it.
+template <class Gate = void>
+CUTE_DSL_DEVICE void flag_add_release_system(unsigned* flag, unsigned value) {
+  CUTE_DSL_REQUIRE_ARCH(Gate, 70, "red.release.sys");
+  asm volatile("red.release.sys.global.add.u32 [%0], %1;" ::"l"(flag), "r"(value) : "memory");
+}
+
 // ld.acquire.sys.global.u32: reads a flag another GPU (or this one) releases; accesses after it
 // see what the releasing side published.
 template <class Gate = void>

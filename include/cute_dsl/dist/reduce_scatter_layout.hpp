@@ -1,14 +1,19 @@
 // The symmetric buffer of a fused GEMM + reduce-scatter (epilogue/reduce_scatter.hpp): what each
 // rank's copy holds, at byte offsets every rank computes alike from (M, N, world, element size).
 //
-//   done[kMaxRanks]     u32  done[s] = the last launch (epoch) whose partials rank s finished
-//                            pulling; s writes it into every peer. A rank's GEMM overwrites its
-//                            partials of epoch e only once every peer's done reached e - 1.
-//   counter             u32  local: reducer CTAs of this launch that finished (the last signals)
-//   ready[blocks]       u32  ready[b] = epoch: this rank's partial of 64 x 64 block b is written
-//   partial[M][N]       T    this rank's partial product (its slice of K), rounded to T
-// Blocks are 64 x 64 (the smallest GEMM tile), row-major over the output, so the reducer does
-// not depend on the GEMM variant's tile shape. The buffer starts zeroed (epoch 0 is "before the
+//   done[kMaxRanks]            u32  done[s] = the last launch (epoch) whose received partials rank
+//                                   s finished reading; s writes it into every peer. A sender
+//                                   copies epoch e into s's `received` only once done[s] >= e - 1.
+//   counter[chunks]            u32  local: tiles of each chunk this rank's GEMM finished, summed
+//                                   over launches (the copy engine waits for epoch x tiles)
+//   arrived[kMaxRanks][chunks] u32  arrived[p][c] = epoch: rank p's chunk c of this rank's rows is
+//                                   in `received` (p's numbering of its chunks)
+//   received[world - 1][rows][N] T  the other ranks' partials of this rank's rows (slot p, or p - 1
+//                                   past this rank), rows = the most any rank owns
+//   partial[M][N]              T    this rank's partial product (its slice of K), rounded to T
+// A chunk is a group of tile rows x a raster band of tile columns (dist/reduce_scatter_schedule.hpp);
+// the counts here are bounds over every GEMM variant (tile rows >= 64, bands >= 512 columns), so
+// the buffer does not depend on the variant. The buffer starts zeroed (epoch 0 is "before the
 // first launch"); launches count epochs from 1.
 #pragma once
 
@@ -22,17 +27,30 @@ struct ReduceScatterLayout {
   int m, n, world;
   int element_bytes;
 
+  static constexpr int kMinChunkRows = 64;   // the smallest cluster tile's rows
+  static constexpr int kMinBandCols = 512;   // the smallest raster band: 8 tiles of 64 columns
+
   CUTE_DSL_HOST_DEVICE constexpr RowOwners owners() const { return {m, world}; }
-  CUTE_DSL_HOST_DEVICE constexpr int blocks_m() const { return (m + 63) / 64; }
-  CUTE_DSL_HOST_DEVICE constexpr int blocks_n() const { return (n + 63) / 64; }
-  CUTE_DSL_HOST_DEVICE constexpr long long blocks() const { return (long long)blocks_m() * blocks_n(); }
-  CUTE_DSL_HOST_DEVICE constexpr long long block_id(int row, int col) const { return (long long)(row / 64) * blocks_n() + col / 64; }
+  // Bounds on the chunk grid: groups (<= tile rows + 1: the own group may split one) x bands.
+  CUTE_DSL_HOST_DEVICE constexpr int max_groups() const { return (m + kMinChunkRows - 1) / kMinChunkRows + 1; }
+  CUTE_DSL_HOST_DEVICE constexpr int max_bands() const { return (n + kMinBandCols - 1) / kMinBandCols; }
+  CUTE_DSL_HOST_DEVICE constexpr long long max_chunks() const { return (long long)max_groups() * max_bands(); }
 
   CUTE_DSL_HOST_DEVICE static constexpr long long round_up(long long x) { return (x + 255) / 256 * 256; }
   CUTE_DSL_HOST_DEVICE static constexpr long long done_offset(int rank) { return 4LL * rank; }
-  CUTE_DSL_HOST_DEVICE static constexpr long long counter_offset() { return 4 * kMaxRanks; }
-  CUTE_DSL_HOST_DEVICE static constexpr long long ready_offset(long long block) { return 256 + 4 * block; }
-  CUTE_DSL_HOST_DEVICE constexpr long long partial_offset() const { return 256 + round_up(4 * blocks()); }
+  CUTE_DSL_HOST_DEVICE static constexpr long long counter_offset(long long chunk) { return 256 + 4 * chunk; }
+  CUTE_DSL_HOST_DEVICE constexpr long long arrived_offset(int sender, long long chunk) const {
+    return 256 + round_up(4 * max_chunks()) + 4 * ((long long)sender * max_chunks() + chunk);
+  }
+  // Slot of sender p in a receiver's `received` (the receiver's own rank has none).
+  CUTE_DSL_HOST_DEVICE static constexpr int slot(int sender, int receiver) { return sender < receiver ? sender : sender - 1; }
+  CUTE_DSL_HOST_DEVICE constexpr long long slot_elements() const { return (long long)owners().max_rows() * n; }
+  CUTE_DSL_HOST_DEVICE constexpr long long received_offset() const {
+    return 256 + round_up(4 * max_chunks()) + round_up(4LL * kMaxRanks * max_chunks());
+  }
+  CUTE_DSL_HOST_DEVICE constexpr long long partial_offset() const {
+    return received_offset() + round_up((world > 1 ? world - 1 : 0) * slot_elements() * element_bytes);
+  }
   // Bytes of each rank's copy.
   CUTE_DSL_HOST_DEVICE constexpr long long bytes() const { return partial_offset() + round_up((long long)m * n * element_bytes); }
 };

@@ -1,20 +1,23 @@
 // The Hopper GEMM's side of the reduce-scatter node (reduce_scatter.hpp): where each finished
-// tile's partials go and how they are published. The reduction itself runs in the receivers'
-// reducer CTAs (kernels/reduce_scatter_pull.hpp).
+// tile's partials go, how they are published, and how a tile of this rank's own rows is reduced.
+// The transfers themselves are the copy engines' (kernels/gemm_sm90_reduce_scatter.hpp).
 //
-// Per tile, by the consumer threads of a cooperative CTA (named barrier `barrier`):
-//   route_begin   before the CTA's first store of this launch, thread 0 waits until every peer
-//                 finished pulling the previous launch's partials (done >= epoch - 1);
+// Per tile, by the consumer threads of a cooperative CTA:
 //   route_block   each accumulator block goes into this rank's partial product, in its own
 //                 memory, with the epilogue's ordinary (staged, coalesced) stores;
 //   route_end     the consumers meet the publishing warp (warp 1 of the producer warpgroup,
-//                 idle under TMA), whose lane 0 then publishes each 64 x 64 block of the tile
-//                 (ready = epoch, a system-scope release: the readers are the other GPUs). The
-//                 system-scope fence costs microseconds; on the consumers (first version) it
-//                 made the GEMM 1.5x slower (8192^3 on 116 SMs: 1112 vs ~825 us, H100).
+//                 idle under TMA), whose lane 0 then counts the tile in its chunk (a system-scope
+//                 release: the reader is the copy engine's stream wait). The system-scope fence
+//                 costs microseconds; on the consumers (first version) it made the GEMM 1.5x
+//                 slower (8192^3 on 116 SMs: 1112 vs ~825 us, H100);
+//   route_finish  a tile holding rows this rank owns: after it is published (so a tile that
+//                 other ranks need never waits for them), one thread waits until every peer's
+//                 chunk of those rows arrived, then the consumers add the partials -- this rank's,
+//                 just stored, then each peer's in rank order, in f32 -- and write `out`.
 #pragma once
 
 #include "cute_dsl/config.hpp"
+#include "cute_dsl/dist/reduce_scatter_schedule.hpp"
 #include "cute_dsl/epilogue/reduce_scatter.hpp"
 #include "cute_dsl/kernels/gemm_epilogue.hpp"
 
@@ -25,16 +28,10 @@
 
 namespace cute_dsl::epilogue {
 
-// @pre every consumer thread calls it (`thread` in [0, threads)), with the same `peers_ready`
-template <class T, class Child>
-CUTE_DSL_DEVICE void route_begin(ReduceScatter<T, Child> const& rs, int thread, unsigned barrier, int threads, bool& peers_ready) {
-  if (peers_ready) return;
-  if (thread == 0)
-    for (int s = 0; s < rs.window.world; ++s)
-      if (s != rs.window.rank)
-        arch::flag_wait_at_least_system(rs.flag(rs.window.rank, dist::ReduceScatterLayout::done_offset(s)), rs.epoch - 1);
-  arch::named_barrier_sync(barrier, threads);
-  peers_ready = true;
+// Rank `rank`'s schedule for a GEMM of cluster tiles TileM * ClusterM x TileN.
+template <int TileM, int TileN, int ClusterM, int BandTiles, class T, class Child>
+CUTE_DSL_HOST_DEVICE dist::ReduceScatterSchedule route_schedule(ReduceScatter<T, Child> const& rs, int rank) {
+  return dist::ReduceScatterSchedule::make(rs.layout, rank, TileM * ClusterM, TileN, BandTiles, ClusterM);
 }
 
 // One accumulator block (a wgmma atom's values, N / 2 per thread, coordinates `crd`, tile origin
@@ -55,19 +52,106 @@ CUTE_DSL_DEVICE inline void route_end(unsigned barrier, int threads) { arch::nam
 
 // The publishing warp (an idle warp of the producer warpgroup), once per tile in the consumers'
 // order: meets them at `barrier` (so their stores are ordered before this warp's release), then
-// lane 0 publishes the tile's 64 x 64 blocks (rows from m_block, columns from n_block, tile_m x
-// tile_n: multiples of 64). The consumers sync rather than only arrive, so they can never lap
-// the publisher by a tile; they wait only if it is still fencing the previous tile.
+// lane 0 counts the tile (rows from m_block, columns from n_block) in its chunk. The consumers
+// sync rather than only arrive, so they can never lap the publisher by a tile.
 template <class T, class Child>
-CUTE_DSL_DEVICE void route_publish(ReduceScatter<T, Child> const& rs, int m_block, int n_block, int tile_m, int tile_n, int lane,
-                                   unsigned barrier, int threads) {
+CUTE_DSL_DEVICE void route_publish(ReduceScatter<T, Child> const& rs, dist::ReduceScatterSchedule const& mine, int m_block,
+                                   int n_block, int lane, unsigned barrier, int threads) {
   arch::named_barrier_sync(barrier, threads);
   if (lane != 0) return;
   arch::fence_acq_rel_system();
+  const int chunk = mine.chunk(mine.group_of(m_block / mine.tile_rows), mine.band_of(n_block));
+  arch::flag_add_release_system(rs.flag(rs.window.rank, dist::ReduceScatterLayout::counter_offset(chunk)), 1u);
+}
+
+namespace reduce_scatter_impl {
+
+// 16 bytes of T added into `sum` in f32 (first: assigned).
+template <class T>
+CUTE_DSL_DEVICE void add_chunk(float (&sum)[16 / sizeof(T)], uint4 const& raw, bool first) {
+  T const* v = reinterpret_cast<T const*>(&raw);
+  CUTE_DSL_UNROLL
+  for (int e = 0; e < int(16 / sizeof(T)); ++e) sum[e] = first ? static_cast<float>(v[e]) : sum[e] + static_cast<float>(v[e]);
+}
+
+}  // namespace reduce_scatter_impl
+
+// A tile's rows that this rank owns (if any): wait for the peers' partials of them, add, write
+// `out`. Tile: rows [m_block, m_block + tile_m), columns [n_block, n_block + tile_n).
+// @pre every consumer thread calls it (`thread` in [0, threads)), after route_end of this tile
+template <int TileM, int TileN, int ClusterM, int BandTiles, class T, class Child>
+CUTE_DSL_DEVICE void route_finish(ReduceScatter<T, Child> const& rs, int m_block, int n_block, int thread, unsigned barrier,
+                                  int threads) {
   const dist::ReduceScatterLayout& l = rs.layout;
-  for (int r = m_block; r < m_block + tile_m && r < l.m; r += 64)
-    for (int c = n_block; c < n_block + tile_n && c < l.n; c += 64)
-      arch::flag_store_release_system(rs.flag(rs.window.rank, dist::ReduceScatterLayout::ready_offset(l.block_id(r, c))), rs.epoch);
+  const int me = rs.window.rank, world = rs.window.world;
+  const dist::RowOwners owners = l.owners();
+  const int lo = owners.begin(me), hi = owners.begin(me + 1);
+  const int r0 = m_block > lo ? m_block : lo;
+  const int r1 = m_block + TileM < hi ? m_block + TileM : hi;
+  if (r0 >= r1 || n_block >= l.n) return;
+  const int c0 = n_block, c1 = n_block + TileN < l.n ? n_block + TileN : l.n;
+  if (thread == 0)  // every peer's chunk of these rows (each peer numbers its own chunks)
+    for (int s = 0; s < world; ++s) {
+      if (s == me) continue;
+      const dist::ReduceScatterSchedule theirs = route_schedule<TileM, TileN, ClusterM, BandTiles>(rs, s);
+      const int chunk = theirs.chunk(theirs.group_of(m_block / theirs.tile_rows), theirs.band_of(n_block));
+      arch::flag_wait_at_least_system(rs.flag(me, l.arrived_offset(s, chunk)), rs.epoch);
+    }
+  arch::named_barrier_sync(barrier, threads);
+
+  constexpr int kPerChunk = 16 / int(sizeof(T));
+  T const* mine = rs.partial(me);
+  const bool chunks = l.n % kPerChunk == 0 && rs.ldo % kPerChunk == 0 && reinterpret_cast<unsigned long long>(rs.out) % 16 == 0;
+  if (chunks) {
+    // 16-byte pieces, kBatch per thread in flight: the partials are local (HBM), read through L2
+    // (.cg: the copy engine and the other threads wrote them, not this SM's L1).
+    constexpr int kBatch = 4;
+    const int per_row = (c1 - c0) / kPerChunk;  // c0, c1: multiples of kPerChunk (N and tiles are)
+    const int count = (r1 - r0) * per_row;
+    for (int i0 = thread; i0 < count; i0 += threads * kBatch) {
+      float sum[kBatch][kPerChunk];
+      long long at[kBatch];
+      CUTE_DSL_UNROLL
+      for (int j = 0; j < kBatch; ++j) {
+        const int i = i0 + j * threads;
+        const int row = r0 + (i < count ? i / per_row : 0), col = c0 + (i < count ? i % per_row : 0) * kPerChunk;
+        at[j] = (long long)row * l.n + col;
+      }
+      uint4 raw[kBatch];
+      CUTE_DSL_UNROLL
+      for (int j = 0; j < kBatch; ++j) raw[j] = __ldcg(reinterpret_cast<uint4 const*>(mine + at[j]));
+      CUTE_DSL_UNROLL
+      for (int j = 0; j < kBatch; ++j) reduce_scatter_impl::add_chunk<T>(sum[j], raw[j], true);
+      for (int s = 0; s < world; ++s) {
+        if (s == me) continue;
+        T const* from = rs.received(me, s) - (long long)lo * l.n;  // indexed by the output's row
+        CUTE_DSL_UNROLL
+        for (int j = 0; j < kBatch; ++j) raw[j] = __ldcg(reinterpret_cast<uint4 const*>(from + at[j]));
+        CUTE_DSL_UNROLL
+        for (int j = 0; j < kBatch; ++j) reduce_scatter_impl::add_chunk<T>(sum[j], raw[j], false);
+      }
+      CUTE_DSL_UNROLL
+      for (int j = 0; j < kBatch; ++j) {
+        const int i = i0 + j * threads;
+        if (i >= count) continue;
+        T packed[kPerChunk];
+        CUTE_DSL_UNROLL
+        for (int e = 0; e < kPerChunk; ++e) packed[e] = T(sum[j][e]);
+        const int row = r0 + i / per_row, col = c0 + (i % per_row) * kPerChunk;
+        *reinterpret_cast<uint4*>(rs.out + (long long)(row - lo) * rs.ldo + col) = *reinterpret_cast<uint4 const*>(packed);
+      }
+    }
+  } else {
+    const int width = c1 - c0;
+    for (int i = thread; i < (r1 - r0) * width; i += threads) {
+      const int row = r0 + i / width, col = c0 + i % width;
+      const long long at = (long long)row * l.n + col;
+      float sum = static_cast<float>(__ldcg(mine + at));
+      for (int s = 0; s < world; ++s)
+        if (s != me) sum += static_cast<float>(__ldcg(rs.received(me, s) + (long long)(row - lo) * l.n + col));
+      rs.out[(long long)(row - lo) * rs.ldo + col] = T(sum);
+    }
+  }
 }
 
 }  // namespace cute_dsl::epilogue

@@ -6,22 +6,22 @@
 //
 // Every rank computes a partial product of the whole M x N output (its slice of K); rank r owns
 // rows [begin(r), begin(r + 1)) of the sum (dist/row_owners.hpp). The node is the tree's root:
-// its child's value at each element is this rank's partial. Instead of the GEMM's D the kernel
-// writes each finished tile of partials into this rank's copy of the symmetric buffer (local
-// memory, the epilogue's ordinary coalesced stores) and publishes it per 64 x 64 block
-// (ready[block] = epoch, a system-scope release). The RECEIVER reduces: a few reducer CTAs on
-// each rank (reduce_scatter_pull.hpp, launched beside the GEMM, which leaves them their SMs)
-// wait for every rank's ready flag of each block they own, read the partials over NVLink, add
-// them and write `out`. The transfer thus runs on the reducers' SMs while the GEMM's SMs keep
-// multiplying: the communication overlaps the math instead of stalling its epilogue (writing
-// into the peers' memory from the epilogue did stall it: docs/design/distributed.md).
+// its child's value at each element is this rank's partial. The kernel writes each finished tile
+// of partials into this rank's copy of the symmetric buffer (local memory, the epilogue's
+// ordinary coalesced stores) and counts it in its chunk (dist/reduce_scatter_schedule.hpp: the
+// GEMM computes the other owners' rows first, its own last). The COPY ENGINES carry each
+// finished chunk to its owners (a stream of waits on those counters, peer copies and flag writes
+// beside the GEMM: gemm_sm90_reduce_scatter.hpp), so no SM is spent moving data. The RECEIVER
+// reduces, in its own GEMM: a tile holding its own rows, once stored and published like any
+// other, waits for every peer's chunk of those rows, adds them and writes `out`
+// (gemm_reduce_scatter.hpp).
 //
 // Sum per element: the owner's partial, then the other ranks' in rank order, each partial
 // rounded to T (as a GEMM writing T sees it), the sum in f32, rounded to T once.
 //
-// Launches: each launch passes epoch = previous + 1 (from 1; the buffer starts zeroed). A GEMM
-// overwrites its partials of epoch e only after every peer's reducers signalled that they
-// finished epoch e - 1 (done flags), so one buffer serves back-to-back launches.
+// Launches: each launch passes epoch = previous + 1 (from 1; the buffer starts zeroed). A sender
+// copies a launch's chunks into a receiver only after that receiver's previous GEMM finished
+// reading them (done flags), so one buffer serves back-to-back launches.
 #pragma once
 
 #include "cute_dsl/config.hpp"
@@ -49,7 +49,6 @@ struct ReduceScatter {
   long long ldo;
   unsigned epoch;                    // this launch: previous + 1, from 1
   int max_ctas = 0;                  // > 0: at most this many GEMM CTAs (tests that share one GPU)
-  int comm_ctas = 0;                 // reducer CTAs; 0: the launcher's choice (docs/design/distributed.md)
 
   template <int Pos, class Table, class V>
   CUTE_DSL_HOST_DEVICE void load(ElementContext<V> const& ctx, V* values) const {
@@ -67,6 +66,11 @@ struct ReduceScatter {
   CUTE_DSL_HOST_DEVICE constexpr dist::RowOwners owners() const { return layout.owners(); }
   // Rank `peer`'s partial product (row-major, N columns apart), mapped into this GPU.
   CUTE_DSL_HOST_DEVICE T* partial(int peer) const { return window.at<T>(peer, layout.partial_offset()); }
+  // Where rank `sender`'s partials of `receiver`'s rows land (row-major, N apart, from the
+  // receiver's first row), in `receiver`'s copy as mapped into this GPU. @pre sender != receiver
+  CUTE_DSL_HOST_DEVICE T* received(int receiver, int sender) const {
+    return window.at<T>(receiver, layout.received_offset()) + dist::ReduceScatterLayout::slot(sender, receiver) * layout.slot_elements();
+  }
   CUTE_DSL_HOST_DEVICE unsigned* flag(int peer, long long offset) const { return window.at<unsigned>(peer, offset); }
 };
 

@@ -347,7 +347,14 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
   constexpr unsigned kRouteBarrier = 7;    // the 256 consumer threads (1: split-K; 2, 3: ping-pong)
   constexpr unsigned kPublishBarrier = 8;  // the consumers and the publishing warp, per tile
   static_assert(!kRouted || TmaLoads, "gemm_sm90_fused_kernel: a tile-routing epilogue publishes from the TMA producer's idle warp");
-  const GemmTileScheduler<TileM, TileN, ClusterM> scheduler(p.epilogue.m, p.epilogue.n, p.l);
+  using Scheduler = GemmTileScheduler<TileM, TileN, ClusterM>;
+  Scheduler scheduler(p.epilogue.m, p.epilogue.n, p.l);
+  // Routed: the other owners' rows first, this rank's own last (dist/reduce_scatter_schedule.hpp).
+  [[maybe_unused]] dist::ReduceScatterSchedule route_order{};
+  if constexpr (kRouted) {
+    route_order = epilogue::route_schedule<TileM, TileN, ClusterM, Scheduler::kBand>(fusion, fusion.window.rank);
+    scheduler.rows = route_order.order;
+  }
   const int k_tiles = (p.k + kTileK - 1) / kTileK;
   // Split-K is compiled into the variants whose accumulators leave room for its reduction (<= 64
   // per thread; the 256-column tiles spilled with it): the launcher splits only those.
@@ -431,7 +438,7 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
       if (threadIdx.x / 32 == 1)
         for (int t = first; t < tiles; t += step) {
           const GemmTile tile = scheduler.work(t, cta_rank, splits, k_tiles).tile;
-          epilogue::route_publish(fusion, tile.m_block, tile.n_block, TileM, TileN, int(threadIdx.x) % 32, kPublishBarrier, 256 + 32);
+          epilogue::route_publish(fusion, route_order, tile.m_block, tile.n_block, int(threadIdx.x) % 32, kPublishBarrier, 256 + 32);
         }
     }
   } else {
@@ -448,7 +455,6 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
     auto acc = mma.make_fragment_C(tCcC);  // (V, MMA_M, MMA_N) f32, shaped like this thread's share
     auto state = pipeline::make_consumer_start_state<Stages>();
     int turn = 0, my_tiles = 0;
-    bool peers_ready = false;  // routed: the peers finished pulling the previous launch (checked at the first store)
     for (int t = first; t < tiles; t += step, ++turn) {
       const GemmWork work = scheduler.work(t, cta_rank, splits, k_tiles);
       const int work_k_tiles = work.k_end - work.k_begin;
@@ -479,7 +485,6 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
                                                 smem.last_split[PingPong ? consumer : 0]))
           continue;  // another split of this tile finishes it
       }
-      if constexpr (kRouted) epilogue::route_begin(fusion, int(threadIdx.x) - 128, kRouteBarrier, 256, peers_ready);
       CUTE_DSL_UNROLL
       for (int h = 0; h < int(size<1>(acc)); ++h) {  // 64-row atom blocks of this thread's share
         CUTE_DSL_UNROLL
@@ -515,7 +520,11 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
             gemm_store_accumulators<TD, kAccN>(acc_hn, crd_hn, p.epilogue, tile.m_block, tile.n_block, tile.batch);
         }
       }
-      if constexpr (kRouted) epilogue::route_end(kPublishBarrier, 256 + 32);
+      if constexpr (kRouted) {
+        epilogue::route_end(kPublishBarrier, 256 + 32);
+        epilogue::route_finish<TileM, TileN, ClusterM, Scheduler::kBand>(fusion, tile.m_block, tile.n_block, int(threadIdx.x) - 128,
+                                                                         kRouteBarrier, 256);
+      }
     }
   }
   // Peers may still arrive on my barriers or multicast into my ring: stay until they are done.

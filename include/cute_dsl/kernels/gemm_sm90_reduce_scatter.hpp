@@ -1,32 +1,69 @@
 // Launches the fused GEMM + reduce-scatter (epilogue/reduce_scatter.hpp) on one rank: the GEMM
-// on `stream` with all but `comm_ctas` SMs, then the reducer CTAs (reduce_scatter_pull.hpp)
-// beside it on a side stream forked before the GEMM, joined back into `stream`. Every rank calls
-// it with the same shape, variant and epoch. Host code, nvcc only.
+// on `stream` with every SM, and beside it, on a side stream, the transfers -- run by the copy
+// engines, not by kernels. Every rank calls it with the same shape, variant and epoch. Host code,
+// nvcc only.
 //
-// Reducer CTAs (tree.comm_ctas = 0): 16 with several ranks, 8 for one (a local copy). A rank pulls
-// (world - 1) M N / world^2 elements over NVLink; one reducer CTA pulled ~10-13 GB/s on an H100
-// (2026-11-26) while the GEMM lost 16 / 132 = 12% of its SMs. The count is fixed, not modelled
-// yet (docs/design/distributed.md).
+// The side stream, per chunk of this rank's schedule (dist/reduce_scatter_schedule.hpp) that
+// holds other ranks' rows, in the GEMM's order:
+//   wait   counter[chunk] >= its tile count   (cuStreamWaitValue32: the GEMM published them all)
+//   copy   its rows of owner q -> q's `received` slot for this rank   (cudaMemcpy2DAsync, peer
+//          memory: a copy engine; first, once per launch and peer, wait for done[q] >= epoch - 1)
+//   write  q's arrived[this rank][chunk] = epoch   (cuStreamWriteValue32, fenced after the copy)
+// and after the GEMM, on `stream`: done[this rank] = epoch in every peer. The stream memory
+// operations come from the driver through cudart's entry-point query (no -lcuda).
 #pragma once
 
 #include "cute_dsl/config.hpp"
 
 #if CUTE_DSL_HOST_ONLY_CODE && defined(__CUDACC__)
 
+#include <cuda.h>
 #include <cuda_runtime.h>
 
-#include <atomic>
 #include <mutex>
 #include <string>
 
+#include "cute_dsl/dist/reduce_scatter_schedule.hpp"
+#include "cute_dsl/epilogue/gemm_reduce_scatter.hpp"
 #include "cute_dsl/epilogue/reduce_scatter.hpp"
 #include "cute_dsl/kernels/gemm_sm90_launch.hpp"
-#include "cute_dsl/kernels/reduce_scatter_pull.hpp"
 
 namespace cute_dsl::kernels {
 
+namespace detail {
+
+// cuStreamWaitValue32 / cuStreamWriteValue32 (CUDA 12 ABI), fetched once.
+struct StreamMemoryOps {
+  CUresult (*wait)(CUstream, CUdeviceptr, cuuint32_t, unsigned) = nullptr;
+  CUresult (*write)(CUstream, CUdeviceptr, cuuint32_t, unsigned) = nullptr;
+};
+
+inline cudaError_t stream_memory_ops(StreamMemoryOps& ops) {
+  static std::once_flag once;
+  static StreamMemoryOps fetched;
+  static cudaError_t result = cudaSuccess;
+  std::call_once(once, [] {
+    cudaDriverEntryPointQueryResult status{};
+    void* fn = nullptr;
+    if ((result = cudaGetDriverEntryPointByVersion("cuStreamWaitValue32", &fn, 12000, cudaEnableDefault, &status)) != cudaSuccess) return;
+    if (status != cudaDriverEntryPointSuccess || fn == nullptr) return void(result = cudaErrorNotSupported);
+    fetched.wait = reinterpret_cast<decltype(fetched.wait)>(fn);
+    if ((result = cudaGetDriverEntryPointByVersion("cuStreamWriteValue32", &fn, 12000, cudaEnableDefault, &status)) != cudaSuccess) return;
+    if (status != cudaDriverEntryPointSuccess || fn == nullptr) return void(result = cudaErrorNotSupported);
+    fetched.write = reinterpret_cast<decltype(fetched.write)>(fn);
+  });
+  ops = fetched;
+  return result;
+}
+
+inline cudaError_t from_driver(CUresult r) {
+  return r == CUDA_SUCCESS ? cudaSuccess : r == CUDA_ERROR_NOT_SUPPORTED ? cudaErrorNotSupported : cudaErrorUnknown;
+}
+
+}  // namespace detail
+
 // The GEMM's own arguments: its D is this rank's partial product in the window (M x N), whatever
-// args.d says (the launch writes `out` through the reducers, never args.d).
+// args.d says (the launch writes `out`, never args.d).
 template <class TA, class T, class Child>
 GemmSm90Arguments<TA, T> gemm_sm90_reduce_scatter_gemm_arguments(const GemmSm90Arguments<TA, T>& args,
                                                                   const epilogue::ReduceScatter<T, Child>& rs) {
@@ -53,20 +90,21 @@ std::string gemm_sm90_reduce_scatter_unsupported(const GemmSm90Arguments<TA, T>&
   return gemm_sm90_fused_unsupported(gemm_sm90_reduce_scatter_gemm_arguments(args, rs));
 }
 
-// comm_stream: where the reducer CTAs run; null: one side stream per device, made once (then
+// comm_stream: where the transfers are queued; null: one side stream per device, made once (then
 // concurrent callers on one device, e.g. several simulated ranks, must each pass their own).
 // @pre tree built by epilogue::reduce_scatter with this rank's window; see the header comment
 template <GmmaMajor MajorA, GmmaMajor MajorB, int TileN, int Stages, int ClusterM, class TA, class T, class Child>
 cudaError_t gemm_sm90_reduce_scatter(const GemmSm90Arguments<TA, T>& args, epilogue::ReduceScatter<T, Child> tree,
                                      cudaStream_t stream = nullptr, cudaStream_t comm_stream = nullptr) {
+  constexpr int kTileM = gemm_sm90_impl::kTileM;
+  static_assert(kTileM * ClusterM >= dist::ReduceScatterLayout::kMinChunkRows &&
+                    GemmTileScheduler<kTileM, TileN, ClusterM>::kBand * TileN >= dist::ReduceScatterLayout::kMinBandCols,
+                "gemm_sm90_reduce_scatter: the window's chunk bounds assume tiles of >= 64 rows and bands of >= 512 columns");
   if (!gemm_sm90_reduce_scatter_unsupported(args, tree).empty()) return cudaErrorInvalidValue;
-  int device = 0, sms = 0;
+  detail::StreamMemoryOps ops;
+  if (cudaError_t err = detail::stream_memory_ops(ops); err != cudaSuccess) return err;
+  int device = 0;
   if (cudaError_t err = cudaGetDevice(&device); err != cudaSuccess) return err;
-  if (cudaError_t err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device); err != cudaSuccess) return err;
-  const int budget = tree.max_ctas > 0 && tree.max_ctas < sms ? tree.max_ctas : sms;  // SMs this rank may use
-  int comm = tree.comm_ctas > 0 ? tree.comm_ctas : tree.layout.world > 1 ? 16 : 8;
-  if (comm > budget / 2) comm = budget / 2 > 0 ? budget / 2 : 1;
-  tree.max_ctas = budget - comm > 0 ? budget - comm : 1;
 
   // The side stream and its fork / join events: the device's, made once, or the caller's stream
   // with events of this call.
@@ -89,36 +127,61 @@ cudaError_t gemm_sm90_reduce_scatter(const GemmSm90Arguments<TA, T>& args, epilo
     }
     side = sides[device], fork = forks[device], join = joins[device];
   }
-  // Both kernels loaded BEFORE either runs: under lazy module loading (CUDA's default) the first
-  // launch of a kernel waits for the kernels already running, and the reducer spins until the
-  // GEMMs publish -- launching the reducer, then loading the GEMM, deadlocked (H100, 2026-11-26).
-  static std::atomic<bool> loaded[detail::kCachedDevices];
-  if (!detail::device_is_cached(device) || !loaded[device].load(std::memory_order_acquire)) {
-    cudaFuncAttributes attributes{};
-    for (auto* reducer : {reduce_scatter_pull_kernel<2, T, Child>, reduce_scatter_pull_kernel<4, T, Child>,
-                          reduce_scatter_pull_kernel<8, T, Child>})
-      if (cudaError_t e = cudaFuncGetAttributes(&attributes, reducer); e != cudaSuccess) return e;
-    if (cudaError_t e = cudaFuncGetAttributes(&attributes, gemm_sm90_fused_kernel<TA, T, TileN, Stages, ClusterM, false, MajorA, MajorB,
-                                                                                  gemm_sm90_impl::kTileM, true,
-                                                                                  epilogue::ReduceScatter<T, Child>>);
-        e != cudaSuccess)
-      return e;
-    if (detail::device_is_cached(device)) loaded[device].store(true, std::memory_order_release);
-  }
-  // The GEMM is issued first: its CTAs (clusters of ClusterM neighbouring SMs) take their places
-  // before the reducer's single CTAs fill what is left. Reducers first broke cluster placement
-  // (a GPC with a reducer on it has fewer SM pairs) and left GEMM clusters for a second wave:
-  // fused 2.8x the GEMM with 16 reducers, 3.2x with 32 (H100 x2, 8192^3, 2026-11-26).
-  cudaError_t err = cudaEventRecord(fork, stream);
+
+  const dist::ReduceScatterLayout& l = tree.layout;
+  const int me = tree.window.rank, world = l.world;
+  const dist::RowOwners owners = l.owners();
+  const dist::ReduceScatterSchedule plan =
+      epilogue::route_schedule<kTileM, TileN, ClusterM, GemmTileScheduler<kTileM, TileN, ClusterM>::kBand>(tree, me);
+  const auto address = [](const void* p) { return reinterpret_cast<CUdeviceptr>(p); };
+  const std::size_t element = sizeof(T), pitch = std::size_t(l.n) * element;
+
+  // This launch's tile counts start from zero (the GEMM adds one per tile).
+  cudaError_t err = cudaMemsetAsync(tree.flag(me, dist::ReduceScatterLayout::counter_offset(0)), 0, 4 * std::size_t(l.max_chunks()), stream);
+  if (err == cudaSuccess) err = cudaEventRecord(fork, stream);
   if (err == cudaSuccess)
     err = gemm_sm90_fused_variant<MajorA, MajorB, TileN, Stages, ClusterM>(gemm_sm90_reduce_scatter_gemm_arguments(args, tree), tree, stream);
+  // The GEMM (which read every partial received for this epoch) is done: tell the peers.
+  for (int s = 0; s < world && err == cudaSuccess; ++s)
+    if (s != me) err = detail::from_driver(ops.write(stream, address(tree.flag(s, dist::ReduceScatterLayout::done_offset(me))), tree.epoch, 0));
   if (err == cudaSuccess) err = cudaStreamWaitEvent(side, fork);
-  if (err == cudaSuccess) {
-    const int world = tree.layout.world;
-    if (world <= 2) reduce_scatter_pull_kernel<2, T, Child><<<comm, kReduceScatterPullThreads, 0, side>>>(tree);
-    else if (world <= 4) reduce_scatter_pull_kernel<4, T, Child><<<comm, kReduceScatterPullThreads, 0, side>>>(tree);
-    else reduce_scatter_pull_kernel<8, T, Child><<<comm, kReduceScatterPullThreads, 0, side>>>(tree);
-    err = cudaGetLastError();
+
+  bool cleared[dist::kMaxRanks] = {};  // peers whose previous epoch is known read
+  for (int g = 0; g < plan.groups() && err == cudaSuccess; ++g) {
+    // The group's element rows: up to two runs of tile rows (the rotation may wrap past M).
+    int runs[2][2], nruns = 0;
+    for (int q = plan.group_begin(g); q < plan.group_begin(g) + plan.group_size(g); ++q) {
+      const int row = plan.tile_row(q), y0 = row * plan.tile_rows, y1 = y0 + plan.tile_rows < l.m ? y0 + plan.tile_rows : l.m;
+      if (nruns > 0 && runs[nruns - 1][1] == y0) runs[nruns - 1][1] = y1;
+      else runs[nruns][0] = y0, runs[nruns][1] = y1, ++nruns;
+    }
+    for (int b = 0; b < plan.bands && err == cudaSuccess; ++b) {
+      const int chunk = plan.chunk(g, b), c0 = plan.band_begin(b), c1 = plan.band_end(b);
+      bool waited = false, sent[dist::kMaxRanks] = {};
+      for (int run = 0; run < nruns && err == cudaSuccess; ++run)
+        for (int q = 0; q < world && err == cudaSuccess; ++q) {
+          const int y0 = runs[run][0] > owners.begin(q) ? runs[run][0] : owners.begin(q);
+          const int y1 = runs[run][1] < owners.begin(q + 1) ? runs[run][1] : owners.begin(q + 1);
+          if (q == me || y0 >= y1) continue;
+          if (!waited) {
+            err = detail::from_driver(ops.wait(side, address(tree.flag(me, dist::ReduceScatterLayout::counter_offset(chunk))),
+                                               plan.chunk_tiles(g, b), CU_STREAM_WAIT_VALUE_GEQ));
+            waited = true;
+          }
+          if (err == cudaSuccess && !cleared[q]) {
+            err = detail::from_driver(ops.wait(side, address(tree.flag(me, dist::ReduceScatterLayout::done_offset(q))), tree.epoch - 1,
+                                               CU_STREAM_WAIT_VALUE_GEQ));
+            cleared[q] = true;
+          }
+          if (err == cudaSuccess)
+            err = cudaMemcpy2DAsync(tree.received(q, me) + (long long)(y0 - owners.begin(q)) * l.n + c0, pitch,
+                                    tree.partial(me) + (long long)y0 * l.n + c0, pitch, std::size_t(c1 - c0) * element, std::size_t(y1 - y0),
+                                    cudaMemcpyDefault, side);
+          sent[q] = true;
+        }
+      for (int q = 0; q < world && err == cudaSuccess; ++q)
+        if (sent[q]) err = detail::from_driver(ops.write(side, address(tree.flag(q, l.arrived_offset(me, chunk))), tree.epoch, 0));
+    }
   }
   if (cudaError_t e = cudaEventRecord(join, side); err == cudaSuccess) err = e;
   if (cudaError_t e = cudaStreamWaitEvent(stream, join); err == cudaSuccess) err = e;

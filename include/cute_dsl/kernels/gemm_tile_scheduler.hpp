@@ -30,6 +30,16 @@ struct GemmTile {
   int batch;    // index into L
 };
 
+// An order of the tile rows other than top to bottom (the fused reduce-scatter's:
+// dist/reduce_scatter_schedule.hpp): rotated row q is tile row (q + rotation) % tiles_m; rotated
+// rows [0, foreign) form groups of group_rows, the rest one last group; the raster runs inside
+// each group, group after group. group_rows = 0: one group of all rows (the plain raster).
+struct GemmRowOrder {
+  int rotation = 0;
+  int group_rows = 0;
+  int foreign = 0;
+};
+
 // One unit of work: a tile and the k-blocks [k_begin, k_end) of its split.
 struct GemmWork {
   GemmTile tile;
@@ -45,6 +55,7 @@ struct GemmTileScheduler {
   int tiles_m;  // cluster tiles along M
   int tiles_n;
   int batches;
+  GemmRowOrder rows{};
 
   CUTE_DSL_HOST_DEVICE constexpr GemmTileScheduler(int m, int n, int l)
       : tiles_m((m + TileM * ClusterM - 1) / (TileM * ClusterM)), tiles_n((n + TileN - 1) / TileN), batches(l) {}
@@ -64,11 +75,20 @@ struct GemmTileScheduler {
   CUTE_DSL_HOST_DEVICE constexpr GemmTile tile(int t, int cta_rank) const {
     const int per_batch = tiles_m * tiles_n;
     const int batch = t / per_batch;
-    const int r = t - batch * per_batch;
-    const int band = r / (kBand * tiles_m);
+    int r = t - batch * per_batch;
+    // The group of rows this tile falls in: [first, first + height) in rotated rows.
+    int first = 0, height = tiles_m;
+    if (rows.group_rows > 0 && r < rows.foreign * tiles_n) {
+      first = r / (rows.group_rows * tiles_n) * rows.group_rows;
+      height = rows.foreign - first < rows.group_rows ? rows.foreign - first : rows.group_rows;
+    } else if (rows.group_rows > 0) {
+      first = rows.foreign, height = tiles_m - rows.foreign;
+    }
+    r -= first * tiles_n;
+    const int band = r / (kBand * height);
     const int band_width = (tiles_n - band * kBand) < kBand ? (tiles_n - band * kBand) : kBand;
-    const int in_band = r - band * kBand * tiles_m;
-    const int tm = in_band / band_width;
+    const int in_band = r - band * kBand * height;
+    const int tm = (first + in_band / band_width + rows.rotation) % tiles_m;
     const int tn = band * kBand + in_band % band_width;
     return {(tm * ClusterM + cta_rank) * TileM, tn * TileN, batch};
   }
