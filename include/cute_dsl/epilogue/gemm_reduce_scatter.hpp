@@ -14,6 +14,9 @@
 //                 other ranks need never waits for them), one thread waits until every peer's
 //                 chunk of those rows arrived, then the consumers add the partials -- this rank's,
 //                 just stored, then each peer's in rank order, in f32 -- and write `out`.
+// A tile of own rows only (route_own_tile: no other rank needs it) waits first (route_wait) and
+// reduces straight from the accumulators instead (route_block_own): the two-step way stored and
+// re-read its own partial and made the fused kernel 1.18x the GEMM at 8192^3 on 2 H100s.
 #pragma once
 
 #include "cute_dsl/config.hpp"
@@ -76,8 +79,93 @@ CUTE_DSL_DEVICE void add_chunk(float (&sum)[16 / sizeof(T)], uint4 const& raw, b
 
 }  // namespace reduce_scatter_impl
 
-// A tile's rows that this rank owns (if any): wait for the peers' partials of them, add, write
-// `out`. Tile: rows [m_block, m_block + tile_m), columns [n_block, n_block + tile_n).
+// Does the tile (rows [m_block, m_block + TileM), whole) hold only rows this rank owns, with
+// coalesced 16-byte rows everywhere, so that route_block_own can reduce it straight from the
+// accumulators (no partial of its own stored and read back)?
+template <int TileM, int TileN, class T, class Child>
+CUTE_DSL_DEVICE bool route_own_tile(ReduceScatter<T, Child> const& rs, int m_block, int n_block) {
+  const dist::ReduceScatterLayout& l = rs.layout;
+  const dist::RowOwners owners = l.owners();
+  const int lo = owners.begin(rs.window.rank), hi = owners.begin(rs.window.rank + 1);
+  return sizeof(T) == 2 && m_block >= lo && m_block + TileM <= hi && n_block + TileN <= l.n && l.n % 8 == 0 && rs.ldo % 8 == 0 &&
+         reinterpret_cast<unsigned long long>(rs.out) % 16 == 0;
+}
+
+// One thread waits until every peer's chunk of the tile's rows (row block m_block, column band of
+// n_block) arrived; then the consumers meet. @pre every consumer thread calls it
+template <int TileM, int TileN, int ClusterM, int BandTiles, class T, class Child>
+CUTE_DSL_DEVICE void route_wait(ReduceScatter<T, Child> const& rs, int m_block, int n_block, int thread, unsigned barrier, int threads) {
+  const int me = rs.window.rank;
+  if (thread == 0)  // each peer numbers its own chunks
+    for (int s = 0; s < rs.window.world; ++s) {
+      if (s == me) continue;
+      const dist::ReduceScatterSchedule theirs = route_schedule<TileM, TileN, ClusterM, BandTiles>(rs, s);
+      const int chunk = theirs.chunk(theirs.group_of(m_block / theirs.tile_rows), theirs.band_of(n_block));
+      arch::flag_wait_at_least_system(rs.flag(me, rs.layout.arrived_offset(s, chunk)), rs.epoch);
+    }
+  arch::named_barrier_sync(barrier, threads);
+}
+
+// One accumulator block of a tile that route_own_tile accepted, reduced on the way out: the warp
+// stages its 16 x 64 values rounded to T (as route_block would store them), reads them back as
+// 16-byte row pieces, adds each peer's piece of the same rows (rank order, f32) and writes `out`.
+// Same sum, bit for bit, as route_combine; a third of the memory traffic at 2 ranks.
+// @pre route_wait for this tile; every lane of the warp calls it
+template <int N, class T, class Child, class Acc, class Crd>
+CUTE_DSL_DEVICE void route_block_own(ReduceScatter<T, Child> const& rs, Acc const& acc, Crd const& crd, int row0, int col0, int lane,
+                                     unsigned char* stage) {
+  static_assert(N % 64 == 0 && sizeof(T) == 2, "route_block_own: whole 64-column blocks of 16-bit elements");
+  const dist::ReduceScatterLayout& l = rs.layout;
+  const int me = rs.window.rank, world = rs.window.world;
+  const int lo = l.owners().begin(me);
+  const int wrow = row0 + int(get<0>(crd(0))) / 16 * 16;  // this warp's 16-row band
+  const int r0 = int(get<0>(crd(0))) % 16, c0 = int(get<1>(crd(0))) % 8;
+  CUTE_DSL_UNROLL
+  for (int b = 0; b < N / 64; ++b) {
+    const int bcol = col0 + kernels::gemm_value_col(crd, 4 * 8 * b) / 64 * 64;
+    CUTE_DSL_UNROLL
+    for (int i = 0; i < 2; ++i) {
+      CUTE_DSL_UNROLL
+      for (int j = 0; j < 8; ++j) {
+        const int v = 4 * (8 * b + j) + 2 * i;
+        const int r = r0 + kernels::gemm_value_row_offset(crd, v), cc = c0 + kernels::gemm_value_col_offset(crd, v) % 64;
+        *reinterpret_cast<kernels::GemmOutputPair<T>*>(stage + r * 128 + (((cc / 8) ^ (r % 8)) * 16) + 2 * (cc % 8)) =
+            kernels::GemmOutputPair<T>{T(acc(v)), T(acc(v + 1))};
+      }
+    }
+    __syncwarp();
+    float sum[4][8];
+    CUTE_DSL_UNROLL
+    for (int it = 0; it < 4; ++it) {  // 16 rows x 8 pieces of 16 bytes, 32 per step
+      const int r = it * 4 + lane / 8, piece = lane % 8;
+      const uint4 v = *reinterpret_cast<const uint4*>(stage + r * 128 + ((piece ^ (r % 8)) * 16));
+      reduce_scatter_impl::add_chunk<T>(sum[it], v, true);
+    }
+    __syncwarp();  // the next block overwrites the stage
+    for (int s = 0; s < world; ++s) {
+      if (s == me) continue;
+      T const* from = rs.received(me, s) + (long long)(wrow - lo) * l.n + bcol;
+      uint4 raw[4];
+      CUTE_DSL_UNROLL
+      for (int it = 0; it < 4; ++it) raw[it] = __ldcg(reinterpret_cast<uint4 const*>(from + (it * 4 + lane / 8) * l.n + 8 * (lane % 8)));
+      CUTE_DSL_UNROLL
+      for (int it = 0; it < 4; ++it) reduce_scatter_impl::add_chunk<T>(sum[it], raw[it], false);
+    }
+    CUTE_DSL_UNROLL
+    for (int it = 0; it < 4; ++it) {
+      T packed[8];
+      CUTE_DSL_UNROLL
+      for (int e = 0; e < 8; ++e) packed[e] = T(sum[it][e]);
+      *reinterpret_cast<uint4*>(rs.out + (long long)(wrow + it * 4 + lane / 8 - lo) * rs.ldo + bcol + 8 * (lane % 8)) =
+          *reinterpret_cast<uint4 const*>(packed);
+    }
+  }
+}
+
+// The rows of a tile that this rank owns (if any), after the tile was stored and published whole:
+// wait for the peers' partials of them, add -- this rank's stored partial first, then each peer's
+// in rank order, in f32 -- and write `out`. Tile: rows [m_block, m_block + tile_m), columns
+// [n_block, n_block + tile_n).
 // @pre every consumer thread calls it (`thread` in [0, threads)), after route_end of this tile
 template <int TileM, int TileN, int ClusterM, int BandTiles, class T, class Child>
 CUTE_DSL_DEVICE void route_finish(ReduceScatter<T, Child> const& rs, int m_block, int n_block, int thread, unsigned barrier,
@@ -90,14 +178,7 @@ CUTE_DSL_DEVICE void route_finish(ReduceScatter<T, Child> const& rs, int m_block
   const int r1 = m_block + TileM < hi ? m_block + TileM : hi;
   if (r0 >= r1 || n_block >= l.n) return;
   const int c0 = n_block, c1 = n_block + TileN < l.n ? n_block + TileN : l.n;
-  if (thread == 0)  // every peer's chunk of these rows (each peer numbers its own chunks)
-    for (int s = 0; s < world; ++s) {
-      if (s == me) continue;
-      const dist::ReduceScatterSchedule theirs = route_schedule<TileM, TileN, ClusterM, BandTiles>(rs, s);
-      const int chunk = theirs.chunk(theirs.group_of(m_block / theirs.tile_rows), theirs.band_of(n_block));
-      arch::flag_wait_at_least_system(rs.flag(me, l.arrived_offset(s, chunk)), rs.epoch);
-    }
-  arch::named_barrier_sync(barrier, threads);
+  route_wait<TileM, TileN, ClusterM, BandTiles>(rs, m_block, n_block, thread, barrier, threads);
 
   constexpr int kPerChunk = 16 / int(sizeof(T));
   T const* mine = rs.partial(me);

@@ -485,6 +485,15 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
                                                 smem.last_split[PingPong ? consumer : 0]))
           continue;  // another split of this tile finishes it
       }
+      // Routed, a tile of this rank's own rows only: wait for the peers' partials, then reduce on
+      // the way out (epilogue/gemm_reduce_scatter.hpp).
+      [[maybe_unused]] bool own_tile = false;
+      if constexpr (kRouted && sizeof(TD) == 2 && kAccN % 64 == 0) {
+        own_tile = epilogue::route_own_tile<TileM, TileN>(fusion, tile.m_block, tile.n_block);
+        if (own_tile)
+          epilogue::route_wait<TileM, TileN, ClusterM, Scheduler::kBand>(fusion, tile.m_block, tile.n_block, int(threadIdx.x) - 128,
+                                                                         kRouteBarrier, 256);
+      }
       CUTE_DSL_UNROLL
       for (int h = 0; h < int(size<1>(acc)); ++h) {  // 64-row atom blocks of this thread's share
         CUTE_DSL_UNROLL
@@ -496,8 +505,13 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
             epilogue::gemm_visit_accumulators<kAccN>(fusion, acc_tree, tCcC(_, h, n), p.epilogue.m, p.epilogue.n, tile.m_block,
                                                      tile.n_block, tile.batch, thread_in_wg % 32);
             if constexpr (kRouted) {
-              epilogue::route_block<kAccN>(fusion, acc_tree, tCcC(_, h, n), tile.m_block, tile.n_block, thread_in_wg % 32,
-                                           epilogue_stage + (threadIdx.x / 32 - 4) * kGemmEpilogueStageBytesPerWarp);
+              unsigned char* stage = epilogue_stage + (threadIdx.x / 32 - 4) * kGemmEpilogueStageBytesPerWarp;
+              if constexpr (sizeof(TD) == 2 && kAccN % 64 == 0)
+                if (own_tile) {
+                  epilogue::route_block_own<kAccN>(fusion, acc_tree, tCcC(_, h, n), tile.m_block, tile.n_block, thread_in_wg % 32, stage);
+                  continue;
+                }
+              epilogue::route_block<kAccN>(fusion, acc_tree, tCcC(_, h, n), tile.m_block, tile.n_block, thread_in_wg % 32, stage);
               continue;
             }
             GemmEpilogueParams<TD> plain = p.epilogue;
@@ -522,8 +536,9 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
       }
       if constexpr (kRouted) {
         epilogue::route_end(kPublishBarrier, 256 + 32);
-        epilogue::route_finish<TileM, TileN, ClusterM, Scheduler::kBand>(fusion, tile.m_block, tile.n_block, int(threadIdx.x) - 128,
-                                                                         kRouteBarrier, 256);
+        if (!own_tile)
+          epilogue::route_finish<TileM, TileN, ClusterM, Scheduler::kBand>(fusion, tile.m_block, tile.n_block, int(threadIdx.x) - 128,
+                                                                           kRouteBarrier, 256);
       }
     }
   }
