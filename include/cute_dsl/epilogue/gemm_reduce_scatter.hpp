@@ -27,6 +27,7 @@
 #if defined(__CUDACC__) || defined(__CUDACC_RTC__)
 
 #include "cute_dsl/arch/named_barrier.hpp"
+#include "cute_dsl/arch/sm90/bulk_copy.hpp"
 #include "cute_dsl/arch/system_flags.hpp"
 
 namespace cute_dsl::epilogue {
@@ -104,6 +105,42 @@ CUTE_DSL_DEVICE void route_wait(ReduceScatter<T, Child> const& rs, int m_block, 
       arch::flag_wait_at_least_system(rs.flag(me, rs.layout.arrived_offset(s, chunk)), rs.epoch);
     }
   arch::named_barrier_sync(barrier, threads);
+}
+
+// The prefetching warp (another idle warp of the producer warpgroup), once per tile as the
+// consumers start it: for a tile holding own rows, waits until every peer's chunk of them arrived
+// and has the received rows brought into L2 (bulk prefetches, a row of the tile per lane and
+// instruction), so the epilogue's reads of them hit L2 instead of stalling the math warps on HBM
+// (reducing own tiles from HBM made the fused kernel 1.16x the GEMM alone at 8192^3 on 2 H100s).
+// The consumers sync with it (not only arrive) at each tile's start so that it never falls a tile
+// behind; by then it has only prefetches left to issue (they waited for the same chunks).
+template <int TileM, int TileN, int ClusterM, int BandTiles, class T, class Child>
+CUTE_DSL_DEVICE void route_prefetch(ReduceScatter<T, Child> const& rs, int m_block, int n_block, int lane, unsigned barrier,
+                                    int threads) {
+  arch::named_barrier_sync(barrier, threads);
+  const dist::ReduceScatterLayout& l = rs.layout;
+  const int me = rs.window.rank, world = rs.window.world;
+  const dist::RowOwners owners = l.owners();
+  const int lo = owners.begin(me), hi = owners.begin(me + 1);
+  const int r0 = m_block > lo ? m_block : lo;
+  const int r1 = m_block + TileM < hi ? m_block + TileM : hi;
+  if (r0 >= r1 || n_block >= l.n || (long long)l.n * int(sizeof(T)) % 16 != 0) return;
+  const int c1 = n_block + TileN < l.n ? n_block + TileN : l.n;
+  const unsigned bytes = unsigned(c1 - n_block) * unsigned(sizeof(T));
+  if (bytes % 16 != 0) return;
+  if (lane == 0)
+    for (int s = 0; s < world; ++s) {
+      if (s == me) continue;
+      const dist::ReduceScatterSchedule theirs = route_schedule<TileM, TileN, ClusterM, BandTiles>(rs, s);
+      const int chunk = theirs.chunk(theirs.group_of(m_block / theirs.tile_rows), theirs.band_of(n_block));
+      arch::flag_wait_at_least_system(rs.flag(me, l.arrived_offset(s, chunk)), rs.epoch);
+    }
+  __syncwarp();
+  for (int s = 0; s < world; ++s) {
+    if (s == me) continue;
+    T const* from = rs.received(me, s) + n_block;
+    for (int row = r0 + lane; row < r1; row += 32) arch::bulk_prefetch_l2(from + (long long)(row - lo) * l.n, bytes);
+  }
 }
 
 // One accumulator block of a tile that route_own_tile accepted, reduced on the way out: the warp

@@ -346,6 +346,7 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
   }(), "gemm_sm90_fused_kernel: a tile-routing epilogue writes D's element type");
   constexpr unsigned kRouteBarrier = 7;    // the 256 consumer threads (1: split-K; 2, 3: ping-pong)
   constexpr unsigned kPublishBarrier = 8;  // the consumers and the publishing warp, per tile
+  constexpr unsigned kPrefetchBarrier = 9; // the consumers and the prefetching warp, per tile
   static_assert(!kRouted || TmaLoads, "gemm_sm90_fused_kernel: a tile-routing epilogue publishes from the TMA producer's idle warp");
   using Scheduler = GemmTileScheduler<TileM, TileN, ClusterM>;
   Scheduler scheduler(p.epilogue.m, p.epilogue.n, p.l);
@@ -434,11 +435,18 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
     }
     // Routed: warp 1 (idle under TMA) publishes each tile once the consumers stored it, so the
     // system-scope fence that publishing needs never stalls the math warps.
+    // Warp 2 brings the peers' partials of own tiles into L2 ahead of their epilogues.
     if constexpr (kRouted) {
       if (threadIdx.x / 32 == 1)
         for (int t = first; t < tiles; t += step) {
           const GemmTile tile = scheduler.work(t, cta_rank, splits, k_tiles).tile;
           epilogue::route_publish(fusion, route_order, tile.m_block, tile.n_block, int(threadIdx.x) % 32, kPublishBarrier, 256 + 32);
+        }
+      if (threadIdx.x / 32 == 2)
+        for (int t = first; t < tiles; t += step) {
+          const GemmTile tile = scheduler.work(t, cta_rank, splits, k_tiles).tile;
+          epilogue::route_prefetch<TileM, TileN, ClusterM, Scheduler::kBand>(fusion, tile.m_block, tile.n_block, int(threadIdx.x) % 32,
+                                                                             kPrefetchBarrier, 256 + 32);
         }
     }
   } else {
@@ -471,6 +479,7 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
         if (waits_before >= 0) arch::mbarrier_wait(&smem.turn[consumer], cuda::std::uint32_t(waits_before & 1));
       }
       const GemmTile tile = work.tile;
+      if constexpr (kRouted) arch::named_barrier_sync(kPrefetchBarrier, 256 + 32);  // the prefetching warp starts this tile
       consume_k_loop(mma, ring, state, tCrA, tCrB, acc, work_k_tiles, thread_in_wg == 0);
       if constexpr (PingPong) {
         arch::mbarrier_arrive(&smem.turn[1 - consumer]);  // the other consumer's K loop may start

@@ -57,6 +57,15 @@ CUTE_DSL_DEVICE void bulk_commit_group() {
   asm volatile("cp.async.bulk.commit_group;" ::: "memory");
 }
 
+// cp.async.bulk.prefetch.L2.global [src], bytes;                                     sm_90
+// Starts bringing `bytes` of global memory at `src` into L2 and returns at once: no shared memory,
+// no completion to wait for (a hint; later loads of the range hit L2 if it is still there).
+template <class Gate = void>
+CUTE_DSL_DEVICE void bulk_prefetch_l2(const void* src, cuda::std::uint32_t bytes) {
+  CUTE_DSL_REQUIRE_ARCH(Gate, 90, "cp.async.bulk.prefetch.L2.global");
+  asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(src), "r"(bytes) : "memory");
+}
+
 // cp.async.bulk.wait_group N;                                                         sm_90
 // Waits until at most `Pending` of this thread's committed bulk groups are incomplete (writes done).
 template <int Pending, class Gate = void>
