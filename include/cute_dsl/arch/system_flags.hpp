@@ -33,6 +33,15 @@ CUTE_DSL_DEVICE void flag_add_release_system(unsigned* flag, unsigned value) {
   asm volatile("red.release.sys.global.add.u32 [%0], %1;" ::"l"(flag), "r"(value) : "memory");
 }
 
+// red.release.gpu.global.add.u32: the same, for readers on this GPU only -- its own threads, or
+// its copy engines and stream waits (which reach its memory through the same L2). No system-wide
+// fence: cheap enough for one call per GEMM tile.
+template <class Gate = void>
+CUTE_DSL_DEVICE void flag_add_release_gpu(unsigned* flag, unsigned value) {
+  CUTE_DSL_REQUIRE_ARCH(Gate, 70, "red.release.gpu");
+  asm volatile("red.release.gpu.global.add.u32 [%0], %1;" ::"l"(flag), "r"(value) : "memory");
+}
+
 // ld.acquire.sys.global.u32: reads a flag another GPU (or this one) releases; accesses after it
 // see what the releasing side published.
 template <class Gate = void>

@@ -63,9 +63,10 @@ CUTE_DSL_DEVICE void route_publish(ReduceScatter<T, Child> const& rs, dist::Redu
                                    int n_block, int lane, unsigned barrier, int threads) {
   arch::named_barrier_sync(barrier, threads);
   if (lane != 0) return;
-  arch::fence_acq_rel_system();
+  // GPU scope: the counter's reader is this GPU's stream wait, and the partials' reader this GPU's
+  // copy engine, both behind its L2 (the peers never read them: the copy engine pushes).
   const int chunk = mine.chunk(mine.group_of(m_block / mine.tile_rows), mine.band_of(n_block));
-  arch::flag_add_release_system(rs.flag(rs.window.rank, dist::ReduceScatterLayout::counter_offset(chunk)), 1u);
+  arch::flag_add_release_gpu(rs.flag(rs.window.rank, dist::ReduceScatterLayout::counter_offset(chunk)), 1u);
 }
 
 namespace reduce_scatter_impl {
