@@ -434,8 +434,8 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
       while (in_flight > 0) publish_oldest();
     }
     // Routed: warp 1 (idle under TMA) publishes each tile once the consumers stored it, so the
-    // system-scope fence that publishing needs never stalls the math warps.
-    // Warp 2 brings the peers' partials of own tiles into L2 ahead of their epilogues.
+    // release that publishing needs never stalls the math warps; warp 2 brings the peers'
+    // partials of own tiles into L2 ahead of their epilogues.
     if constexpr (kRouted) {
       if (threadIdx.x / 32 == 1)
         for (int t = first; t < tiles; t += step) {
