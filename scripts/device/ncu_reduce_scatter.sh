@@ -1,12 +1,24 @@
 #!/usr/bin/env bash
-# One-off: ncu of the fused reduce-scatter kernel vs the plain GEMM variant, one rank (no peers).
+# ncu of the fused reduce-scatter kernel against the plain GEMM in the same variant, one rank (no
+# peer: nothing waits), 8192 x 8192 x 2048: summary sections, registers, and per-SASS-instruction
+# stall samples ($OUT/sass_<kernel>.csv) to find where the fused kernel loses time.
+#   OUT=/tmp/o bash scripts/device/ncu_reduce_scatter.sh
 export PATH=$PATH:/usr/local/cuda/bin NCCL_NVLS_ENABLE=0
-BUILD_DIR=/tmp/b
-cmake -S . -B $BUILD_DIR -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90a -DCMAKE_CUDA_FLAGS="--split-compile=8" > $OUT/build.log 2>&1
-cmake --build $BUILD_DIR -j16 --target dist_gemm_rs >> $OUT/build.log 2>&1 || { tail -20 $OUT/build.log; exit 1; }
-bench=$(find $BUILD_DIR -name dist_gemm_rs -type f)
+BUILD_DIR=${BUILD_DIR:-/tmp/b}
+OUT=${OUT:-/tmp/cute_dsl_device_out}
+mkdir -p "$OUT"
+cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90a -DCMAKE_CUDA_FLAGS="--split-compile=8" > "$OUT/build.log" 2>&1
+cmake --build "$BUILD_DIR" -j16 --target dist_gemm_rs >> "$OUT/build.log" 2>&1 || { tail -20 "$OUT/build.log"; exit 1; }
+bench=$(find "$BUILD_DIR" -name dist_gemm_rs -type f)
+cuobjdump -res-usage "$bench" 2>&1 | grep -A1 "gemm_sm90_kernel.*256ELi4ELi2ELb0\|ReduceScatter" | grep -o "Function [^ ]*\|REG:[0-9]*\|STACK:[0-9]*\|LOCAL:[0-9]*" | paste - - - - | cut -c1-200
+cuobjdump -sass "$bench" > "$OUT/all.sass" 2>/dev/null
 for k in gemm_sm90_fused gemm_sm90_kernel; do
-  timeout 200 ncu --target-processes all -k regex:$k -s 3 -c 1 --section SpeedOfLight --section WarpStateStats --section MemoryWorkloadAnalysis \
-    $bench --world 1 --iters 1 --shape 8192x8192x2048 > $OUT/ncu_$k.txt 2>&1
-  grep -E "gemm_sm90|Duration|Throughput|Stall|Warp Cycles|Issued|L2 Hit|DRAM" $OUT/ncu_$k.txt | head -40
+  timeout 250 ncu --target-processes all -k regex:$k -s 3 -c 1 --set full --import-source no -o "$OUT/rep_$k" \
+    "$bench" --world 1 --iters 1 --shape ${SHAPE:-8192x8192x2048} > "$OUT/ncu_$k.log" 2>&1
+  ncu -i "$OUT/rep_$k.ncu-rep" --page details --section SpeedOfLight --section WarpStateStats --section InstructionStats 2>&1 |
+    grep -E "Duration|Compute \(SM\)|Stall|Warp Cycles|Executed Instructions  " | head -12
+  ncu -i "$OUT/rep_$k.ncu-rep" --page source --print-source sass --csv > "$OUT/sass_$k.csv" 2>&1
+  ncu -i "$OUT/rep_$k.ncu-rep" --page raw --csv 2>/dev/null | grep -o "smsp__pcsamp_warps_issue_stalled_[a-z_]*" | head -0
+  rm -f "$OUT/rep_$k.ncu-rep"
+  wc -l "$OUT/sass_$k.csv"
 done
