@@ -5,18 +5,20 @@
 // Per tile, by the consumer threads of a cooperative CTA:
 //   route_block   each accumulator block goes into this rank's partial product, in its own
 //                 memory, with the epilogue's ordinary (staged, coalesced) stores;
-//   route_end     the consumers meet the publishing warp (warp 1 of the producer warpgroup,
-//                 idle under TMA), whose lane 0 then counts the tile in its chunk (a GPU-scope
-//                 release: the reader is this GPU's stream wait). Kept off the math warps: a
-//                 system-scope fence per tile on them (an earlier version) made the GEMM 1.5x
-//                 slower (8192^3 on 116 SMs: 1112 vs ~825 us, H100);
-//   route_finish  a tile holding rows this rank owns: after it is published (so a tile that
-//                 other ranks need never waits for them), one thread waits until every peer's
-//                 chunk of those rows arrived, then the consumers add the partials -- this rank's,
-//                 just stored, then each peer's in rank order, in f32 -- and write `out`.
-// A tile of own rows only (route_own_tile: no other rank needs it) waits first (route_wait) and
-// reduces straight from the accumulators instead (route_block_own): the two-step way stored and
-// re-read its own partial and made the fused kernel 1.18x the GEMM at 8192^3 on 2 H100s.
+//   (hand-off)    the consumers arrive on the kernel's finished-tile pipeline (gemm_sm90.hpp)
+//                 and go on; two idle warps of the producer warpgroup take the tile from there:
+//   route_publish warp 1 counts the tile in its chunk (a GPU-scope release: the reader is this
+//                 GPU's stream wait), off the math warps (a system-scope fence per tile on them,
+//                 in an earlier version, made the GEMM 1.5x slower);
+//   route_prefetch warp 2, as the consumers start a tile holding own rows, waits until every
+//                 peer's chunk of those rows arrived and bulk-prefetches them into L2;
+//   route_finish  a tile holding own rows and others' (owners not aligned to tiles): after it
+//                 is stored whole, the consumers wait for the peers' chunks of the own rows, add
+//                 the partials -- this rank's, just stored, then each peer's in rank order, in
+//                 f32 -- and write `out`. So a tile that other ranks need never waits for them.
+// A tile of own rows only (route_own_tile: no other rank needs it) waits per warp first
+// (route_wait_warp) and reduces straight from the accumulators instead (route_block_own): the
+// two-step way stored and re-read its own partial.
 #pragma once
 
 #include "cute_dsl/config.hpp"
@@ -50,21 +52,15 @@ CUTE_DSL_DEVICE void route_block(ReduceScatter<T, Child> const& rs, Acc const& a
   else kernels::gemm_store_accumulators<T, N>(acc, crd, p, row0, col0, 0);
 }
 
-// The consumers' end of a tile: its stores are issued; the publishing warp takes it from here.
-// @pre every consumer thread calls it, once per tile, as the publisher calls route_publish
-CUTE_DSL_DEVICE inline void route_end(unsigned barrier, int threads) { arch::named_barrier_sync(barrier, threads); }
-
-// The publishing warp (an idle warp of the producer warpgroup), once per tile in the consumers'
-// order: meets them at `barrier` (so their stores are ordered before this warp's release), then
-// lane 0 counts the tile (rows from m_block, columns from n_block) in its chunk. The consumers
-// sync rather than only arrive, so they can never lap the publisher by a tile.
+// The publishing warp, once per tile in the consumers' order, after the finished-tile pipeline
+// delivered it (the consumers' stores are ordered before: arrive releases, wait acquires): lane 0
+// counts the tile (rows from m_block, columns from n_block) in its chunk. GPU scope: the
+// counter's reader is this GPU's stream wait, and the partials' reader this GPU's copy engine,
+// both behind its L2 (the peers never read them: the copy engine pushes).
 template <class T, class Child>
 CUTE_DSL_DEVICE void route_publish(ReduceScatter<T, Child> const& rs, dist::ReduceScatterSchedule const& mine, int m_block,
-                                   int n_block, int lane, unsigned barrier, int threads) {
-  arch::named_barrier_sync(barrier, threads);
+                                   int n_block, int lane) {
   if (lane != 0) return;
-  // GPU scope: the counter's reader is this GPU's stream wait, and the partials' reader this GPU's
-  // copy engine, both behind its L2 (the peers never read them: the copy engine pushes).
   const int chunk = mine.chunk(mine.group_of(m_block / mine.tile_rows), mine.band_of(n_block));
   arch::flag_add_release_gpu(rs.flag(rs.window.rank, dist::ReduceScatterLayout::counter_offset(chunk)), 1u);
 }
@@ -93,6 +89,22 @@ CUTE_DSL_DEVICE bool route_own_tile(ReduceScatter<T, Child> const& rs, int m_blo
          reinterpret_cast<unsigned long long>(rs.out) % 16 == 0;
 }
 
+// Lane 0 of the calling warp waits until every peer's chunk of the tile's rows (row block
+// m_block, column band of n_block) arrived; the warp then reads them (no CTA barrier: each warp
+// reads only the rows it stores). @pre every lane of the warp calls it
+template <int TileM, int TileN, int ClusterM, int BandTiles, class T, class Child>
+CUTE_DSL_DEVICE void route_wait_warp(ReduceScatter<T, Child> const& rs, int m_block, int n_block, int lane) {
+  const int me = rs.window.rank;
+  if (lane == 0)
+    for (int s = 0; s < rs.window.world; ++s) {
+      if (s == me) continue;
+      const dist::ReduceScatterSchedule theirs = route_schedule<TileM, TileN, ClusterM, BandTiles>(rs, s);
+      const int chunk = theirs.chunk(theirs.group_of(m_block / theirs.tile_rows), theirs.band_of(n_block));
+      arch::flag_wait_at_least_system(rs.flag(me, rs.layout.arrived_offset(s, chunk)), rs.epoch);
+    }
+  __syncwarp();
+}
+
 // One thread waits until every peer's chunk of the tile's rows (row block m_block, column band of
 // n_block) arrived; then the consumers meet. @pre every consumer thread calls it
 template <int TileM, int TileN, int ClusterM, int BandTiles, class T, class Child>
@@ -108,17 +120,12 @@ CUTE_DSL_DEVICE void route_wait(ReduceScatter<T, Child> const& rs, int m_block, 
   arch::named_barrier_sync(barrier, threads);
 }
 
-// The prefetching warp (another idle warp of the producer warpgroup), once per tile as the
-// consumers start it: for a tile holding own rows, waits until every peer's chunk of them arrived
-// and has the received rows brought into L2 (bulk prefetches, a row of the tile per lane and
-// instruction), so the epilogue's reads of them hit L2 instead of stalling the math warps on HBM
-// (reducing own tiles from HBM made the fused kernel 1.16x the GEMM alone at 8192^3 on 2 H100s).
-// The consumers sync with it (not only arrive) at each tile's start so that it never falls a tile
-// behind; by then it has only prefetches left to issue (they waited for the same chunks).
+// The prefetching warp, for the tile the consumers start next: if it holds own rows, waits until
+// every peer's chunk of them arrived and has the received rows brought into L2 (bulk prefetches,
+// a row of the tile per lane and instruction), so that the epilogue's reads hit L2 rather than
+// stall the math warps on HBM.
 template <int TileM, int TileN, int ClusterM, int BandTiles, class T, class Child>
-CUTE_DSL_DEVICE void route_prefetch(ReduceScatter<T, Child> const& rs, int m_block, int n_block, int lane, unsigned barrier,
-                                    int threads) {
-  arch::named_barrier_sync(barrier, threads);
+CUTE_DSL_DEVICE void route_prefetch(ReduceScatter<T, Child> const& rs, int m_block, int n_block, int lane) {
   const dist::ReduceScatterLayout& l = rs.layout;
   const int me = rs.window.rank, world = rs.window.world;
   const dist::RowOwners owners = l.owners();
@@ -172,31 +179,33 @@ CUTE_DSL_DEVICE void route_block_own(ReduceScatter<T, Child> const& rs, Acc cons
       }
     }
     __syncwarp();
-    float sum[4][8];
     CUTE_DSL_UNROLL
-    for (int it = 0; it < 4; ++it) {  // 16 rows x 8 pieces of 16 bytes, 32 per step
-      const int r = it * 4 + lane / 8, piece = lane % 8;
-      const uint4 v = *reinterpret_cast<const uint4*>(stage + r * 128 + ((piece ^ (r % 8)) * 16));
-      reduce_scatter_impl::add_chunk<T>(sum[it], v, true);
+    for (int half = 0; half < 2; ++half) {  // 8 of the 16 rows at a time: fewer live registers
+      float sum[2][8];
+      CUTE_DSL_UNROLL
+      for (int k = 0; k < 2; ++k) {  // 16-byte row pieces, 32 per step
+        const int r = (2 * half + k) * 4 + lane / 8, piece = lane % 8;
+        reduce_scatter_impl::add_chunk<T>(sum[k], *reinterpret_cast<const uint4*>(stage + r * 128 + ((piece ^ (r % 8)) * 16)), true);
+      }
+      for (int s = 0; s < world; ++s) {
+        if (s == me) continue;
+        T const* from = rs.received(me, s) + (long long)(wrow - lo) * l.n + bcol + 8 * (lane % 8);
+        uint4 raw[2];
+        CUTE_DSL_UNROLL
+        for (int k = 0; k < 2; ++k) raw[k] = __ldcg(reinterpret_cast<uint4 const*>(from + ((2 * half + k) * 4 + lane / 8) * l.n));
+        CUTE_DSL_UNROLL
+        for (int k = 0; k < 2; ++k) reduce_scatter_impl::add_chunk<T>(sum[k], raw[k], false);
+      }
+      CUTE_DSL_UNROLL
+      for (int k = 0; k < 2; ++k) {
+        T packed[8];
+        CUTE_DSL_UNROLL
+        for (int e = 0; e < 8; ++e) packed[e] = T(sum[k][e]);
+        *reinterpret_cast<uint4*>(rs.out + (long long)(wrow + (2 * half + k) * 4 + lane / 8 - lo) * rs.ldo + bcol + 8 * (lane % 8)) =
+            *reinterpret_cast<uint4 const*>(packed);
+      }
     }
     __syncwarp();  // the next block overwrites the stage
-    for (int s = 0; s < world; ++s) {
-      if (s == me) continue;
-      T const* from = rs.received(me, s) + (long long)(wrow - lo) * l.n + bcol;
-      uint4 raw[4];
-      CUTE_DSL_UNROLL
-      for (int it = 0; it < 4; ++it) raw[it] = __ldcg(reinterpret_cast<uint4 const*>(from + (it * 4 + lane / 8) * l.n + 8 * (lane % 8)));
-      CUTE_DSL_UNROLL
-      for (int it = 0; it < 4; ++it) reduce_scatter_impl::add_chunk<T>(sum[it], raw[it], false);
-    }
-    CUTE_DSL_UNROLL
-    for (int it = 0; it < 4; ++it) {
-      T packed[8];
-      CUTE_DSL_UNROLL
-      for (int e = 0; e < 8; ++e) packed[e] = T(sum[it][e]);
-      *reinterpret_cast<uint4*>(rs.out + (long long)(wrow + it * 4 + lane / 8 - lo) * rs.ldo + bcol + 8 * (lane % 8)) =
-          *reinterpret_cast<uint4 const*>(packed);
-    }
   }
 }
 
@@ -204,7 +213,7 @@ CUTE_DSL_DEVICE void route_block_own(ReduceScatter<T, Child> const& rs, Acc cons
 // wait for the peers' partials of them, add -- this rank's stored partial first, then each peer's
 // in rank order, in f32 -- and write `out`. Tile: rows [m_block, m_block + tile_m), columns
 // [n_block, n_block + tile_n).
-// @pre every consumer thread calls it (`thread` in [0, threads)), after route_end of this tile
+// @pre every consumer thread calls it (`thread` in [0, threads)), after its stores of this tile
 template <int TileM, int TileN, int ClusterM, int BandTiles, class T, class Child>
 CUTE_DSL_DEVICE void route_finish(ReduceScatter<T, Child> const& rs, int m_block, int n_block, int thread, unsigned barrier,
                                   int threads) {
