@@ -142,7 +142,7 @@ Result run_shape(dist::NcclSession& session, Shape s, int iters) {
   // Its kernel alone, to see what the transfers add: the same epoch again, so every peer's chunk
   // is already there (arrived >= epoch) and nothing waits or moves.
   {
-    auto tree = ep::reduce_scatter(window.view(), layout, out, s.n, epoch, ep::acc());
+    auto tree = kn::gemm_sm90_reduce_scatter_tree<256, 2>(ep::reduce_scatter(window.view(), layout, out, s.n, epoch, ep::acc()));
     kn::GemmSm90Arguments<T, T> x = kn::gemm_sm90_reduce_scatter_gemm_arguments(args, tree);
     r.fused_gemm_part_us = time([&] { check(kn::gemm_sm90_fused_variant<GmmaMajor::K, GmmaMajor::K, 256, 4, 2>(x, tree, stream), "gemm part"); });
   }

@@ -26,6 +26,7 @@
 
 #include "cute_dsl/config.hpp"
 #include "cute_dsl/dist/reduce_scatter_layout.hpp"
+#include "cute_dsl/dist/reduce_scatter_schedule.hpp"
 #include "cute_dsl/dist/symmetric_view.hpp"
 #include "cute_dsl/epilogue/node.hpp"
 
@@ -49,6 +50,9 @@ struct ReduceScatter {
   long long ldo;
   unsigned epoch;                    // this launch: previous + 1, from 1
   int max_ctas = 0;                  // > 0: at most this many GEMM CTAs (tests that share one GPU)
+  // This rank's tile order and chunks for the GEMM variant that runs it: filled by the launcher
+  // (kernels::gemm_sm90_reduce_scatter_tree), read by the kernel from its parameters.
+  dist::ReduceScatterSchedule schedule{};
 
   template <int Pos, class Table, class V>
   CUTE_DSL_HOST_DEVICE void load(ElementContext<V> const& ctx, V* values) const {

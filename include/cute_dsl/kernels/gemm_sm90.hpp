@@ -366,12 +366,9 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
   static_assert(!kRouted || TmaLoads, "gemm_sm90_fused_kernel: a tile-routing epilogue publishes from the TMA producer's idle warp");
   using Scheduler = GemmTileScheduler<TileM, TileN, ClusterM>;
   Scheduler scheduler(p.epilogue.m, p.epilogue.n, p.l);
-  // Routed: the other owners' rows first, this rank's own last (dist/reduce_scatter_schedule.hpp).
-  [[maybe_unused]] dist::ReduceScatterSchedule route_order{};
-  if constexpr (kRouted) {
-    route_order = epilogue::route_schedule<TileM, TileN, ClusterM, Scheduler::kBand>(fusion, fusion.window.rank);
-    scheduler.rows = route_order.order;
-  }
+  // Routed: the other owners' rows first, this rank's own last (dist/reduce_scatter_schedule.hpp;
+  // the launcher computed it for this variant: parameters, not registers).
+  if constexpr (kRouted) scheduler.rows = fusion.schedule.order;
   const int k_tiles = (p.k + kTileK - 1) / kTileK;
   // Split-K is compiled into the variants whose accumulators leave room for its reduction (<= 64
   // per thread; the 256-column tiles spilled with it): the launcher splits only those.
@@ -461,10 +458,10 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
           epilogue::route_prefetch<TileM, TileN, ClusterM, Scheduler::kBand>(fusion, tile.m_block, tile.n_block, lane);
         }
         for (int t = first; t < tiles; t += step, ++state) {
-          finished.consumer_wait(state);  // the consumers stored tile t
+          while (!finished.consumer_poll(state)) __nanosleep(256);  // the consumers stored tile t
           if (warp == 1) {
             const GemmTile tile = scheduler.work(t, cta_rank, splits, k_tiles).tile;
-            epilogue::route_publish(fusion, route_order, tile.m_block, tile.n_block, lane);
+            epilogue::route_publish(fusion, fusion.schedule, tile.m_block, tile.n_block, lane);
           } else if (t + step < tiles) {
             const GemmTile next = scheduler.work(t + step, cta_rank, splits, k_tiles).tile;
             epilogue::route_prefetch<TileM, TileN, ClusterM, Scheduler::kBand>(fusion, next.m_block, next.n_block, lane);

@@ -345,6 +345,10 @@ cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t st
   }
   const int units = tiles.units(p.splits);
   int clusters = units < max_clusters ? units : max_clusters;
+  if constexpr (epilogue::RoutesTiles<Fusion>) {
+    // The tree must carry this variant's schedule (kernels::gemm_sm90_reduce_scatter_tree).
+    if (fusion.schedule.tile_rows != TileM * ClusterM || fusion.schedule.tile_n != TileN) return cudaErrorInvalidValue;
+  }
   if constexpr (epilogue::RoutesTiles<Fusion>) {  // fewer CTAs: at most max_ctas (tests that share one GPU among simulated ranks)
     if (fusion.max_ctas > 0 && clusters * ClusterM > fusion.max_ctas) clusters = fusion.max_ctas / ClusterM > 0 ? fusion.max_ctas / ClusterM : 1;
   }

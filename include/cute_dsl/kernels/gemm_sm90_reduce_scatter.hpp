@@ -72,6 +72,14 @@ GemmSm90Arguments<TA, T> gemm_sm90_reduce_scatter_gemm_arguments(const GemmSm90A
   return x;
 }
 
+// The tree as the kernel of variant (TileN, ClusterM) needs it: with this rank's schedule.
+template <int TileN, int ClusterM, class T, class Child>
+epilogue::ReduceScatter<T, Child> gemm_sm90_reduce_scatter_tree(epilogue::ReduceScatter<T, Child> tree) {
+  constexpr int kTileM = gemm_sm90_impl::kTileM;
+  tree.schedule = epilogue::route_schedule<kTileM, TileN, ClusterM, GemmTileScheduler<kTileM, TileN, ClusterM>::kBand>(tree, tree.window.rank);
+  return tree;
+}
+
 // Empty when the fused GEMM + reduce-scatter can run these arguments; otherwise the rule broken.
 template <class TA, class T, class Child>
 std::string gemm_sm90_reduce_scatter_unsupported(const GemmSm90Arguments<TA, T>& args, const epilogue::ReduceScatter<T, Child>& rs) {
@@ -131,8 +139,8 @@ cudaError_t gemm_sm90_reduce_scatter(const GemmSm90Arguments<TA, T>& args, epilo
   const dist::ReduceScatterLayout& l = tree.layout;
   const int me = tree.window.rank, world = l.world;
   const dist::RowOwners owners = l.owners();
-  const dist::ReduceScatterSchedule plan =
-      epilogue::route_schedule<kTileM, TileN, ClusterM, GemmTileScheduler<kTileM, TileN, ClusterM>::kBand>(tree, me);
+  tree = gemm_sm90_reduce_scatter_tree<TileN, ClusterM>(tree);
+  const dist::ReduceScatterSchedule& plan = tree.schedule;
   const auto address = [](const void* p) { return reinterpret_cast<CUdeviceptr>(p); };
   const std::size_t element = sizeof(T), pitch = std::size_t(l.n) * element;
 
