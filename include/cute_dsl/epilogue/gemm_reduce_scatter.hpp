@@ -5,8 +5,8 @@
 // Per tile, by the consumer threads of a cooperative CTA:
 //   route_block   each accumulator block goes into this rank's partial product, in its own
 //                 memory, with the epilogue's ordinary (staged, coalesced) stores;
-//   (hand-off)    the consumers arrive on the kernel's finished-tile pipeline (gemm_sm90.hpp)
-//                 and go on; two idle warps of the producer warpgroup take the tile from there:
+//   (hand-off)    the consumers meet two idle warps of the producer warpgroup at a named
+//                 barrier (gemm_sm90.hpp), which take the tile from there:
 //   route_publish warp 1 counts the tile in its chunk (a GPU-scope release: the reader is this
 //                 GPU's stream wait), off the math warps (a system-scope fence per tile on them,
 //                 in an earlier version, made the GEMM 1.5x slower);
@@ -52,8 +52,8 @@ CUTE_DSL_DEVICE void route_block(ReduceScatter<T, Child> const& rs, Acc const& a
   else kernels::gemm_store_accumulators<T, N>(acc, crd, p, row0, col0, 0);
 }
 
-// The publishing warp, once per tile in the consumers' order, after the finished-tile pipeline
-// delivered it (the consumers' stores are ordered before: arrive releases, wait acquires): lane 0
+// The publishing warp, once per tile in the consumers' order, after the hand-off barrier (which
+// orders the consumers' stores before this warp's release): lane 0
 // counts the tile (rows from m_block, columns from n_block) in its chunk. GPU scope: the
 // counter's reader is this GPU's stream wait, and the partials' reader this GPU's copy engine,
 // both behind its L2 (the peers never read them: the copy engine pushes).

@@ -165,14 +165,6 @@ struct Kernel {
   };
 };
 
-// Shared memory of the routed kernels' finished-tile pipeline: a function-local __shared__, so
-// only kernels that call this (the routed ones) allocate it.
-template <int Slots>
-CUTE_DSL_DEVICE pipeline::PipelineStorage<Slots>& routed_finished_storage() {
-  __shared__ pipeline::PipelineStorage<Slots> storage;
-  return storage;
-}
-
 // The wgmma K loop of one tile for one consumer warpgroup: acc = A_tile * B_tile^T over every
 // k-block, reading the ring's stages in order. One batch of wgmma stays in flight; the stage
 // before it is released (by `releaser`, one thread of the warpgroup) once its batch completed.
@@ -328,21 +320,9 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
   ring_params.consumer_arrivals = PingPong ? 1 : 2;  // warpgroups that read each stage
   ring_params.release_mask = ClusterM == 1 ? 0 : (1u << ClusterM) - 1;
   using Ring = conditional_t<TmaLoads, pipeline::TmaPipeline<Stages>, pipeline::AsyncPipeline<Stages>>;
-  // A tree that routes whole tiles (the reduce-scatter node, epilogue/gemm_reduce_scatter.hpp)
-  // stores them itself; the consumers then hand each finished tile to two idle warps of the
-  // producer warpgroup (warp 1 publishes it, warp 2 prefetches what the next tile will read)
-  // through a 2-slot pipeline: the consumers only arrive, and wait only if a helper is two tiles
-  // behind. (Named barriers per tile stalled the consumers on each other's skew: the fused kernel
-  // was 1.10x the plain one with nothing to communicate, ncu, H100, 2026-11-26.)
-  constexpr bool kRouted = epilogue::RoutesTiles<Fusion>;
-  using Finished = pipeline::AsyncPipeline<2>;
-  // Only routed kernels allocate it; the others never touch it (any shared address will do).
-  typename Finished::Storage* finished_storage = reinterpret_cast<typename Finished::Storage*>(smem_raw);
-  if constexpr (kRouted) finished_storage = &routed_finished_storage<2>();
   if (threadIdx.x == 0) {
     if constexpr (TmaLoads) Ring::init(smem.barriers, ring_params);
     else Ring::init(smem.barriers, pipeline::AsyncPipelineParams{128, ring_params.consumer_arrivals});
-    if constexpr (kRouted) Finished::init(*finished_storage, pipeline::AsyncPipelineParams{256, 64});
     if constexpr (PingPong) {
       arch::mbarrier_init(&smem.turn[0], 128);  // every thread of the other consumer arrives
       arch::mbarrier_init(&smem.turn[1], 128);
@@ -356,13 +336,20 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
   else __syncthreads();
   const Ring ring = make_ring<Ring>(smem.barriers, ring_params);
 
-  const Finished finished(*finished_storage);
+  // A tree that routes whole tiles (the reduce-scatter node, epilogue/gemm_reduce_scatter.hpp)
+  // stores them itself; after each tile the consumers meet two idle warps of the producer
+  // warpgroup at one named barrier: warp 1 then publishes the tile, warp 2 prefetches what the
+  // next tile's epilogue will read. (A 2-slot mbarrier pipeline instead, consumers only arriving,
+  // was slower: 519-528 us against 507 for 8192 x 8192 x 2048 on one H100 under ncu, 2026-11-26 --
+  // the helpers' polling took issue slots, or slept past the hand-off.)
+  constexpr bool kRouted = epilogue::RoutesTiles<Fusion>;
   static_assert(!kRouted || !PingPong, "gemm_sm90_fused_kernel: a tile-routing epilogue needs a cooperative variant");
   static_assert([] {
     if constexpr (kRouted) return is_same_v<typename Fusion::element_type, TD>;
     else return true;
   }(), "gemm_sm90_fused_kernel: a tile-routing epilogue writes D's element type");
-  constexpr unsigned kRouteBarrier = 7;  // the 256 consumer threads (1: split-K; 2, 3: ping-pong)
+  constexpr unsigned kRouteBarrier = 7;    // the 256 consumer threads (1: split-K; 2, 3: ping-pong)
+  constexpr unsigned kHandOffBarrier = 8;  // the consumers and the two helper warps, per tile
   static_assert(!kRouted || TmaLoads, "gemm_sm90_fused_kernel: a tile-routing epilogue publishes from the TMA producer's idle warp");
   using Scheduler = GemmTileScheduler<TileM, TileN, ClusterM>;
   Scheduler scheduler(p.epilogue.m, p.epilogue.n, p.l);
@@ -452,13 +439,13 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
     if constexpr (kRouted) {
       const int warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;
       if (warp == 1 || warp == 2) {
-        auto state = pipeline::make_consumer_start_state<2>();
         if (warp == 2 && first < tiles) {
           const GemmTile tile = scheduler.work(first, cta_rank, splits, k_tiles).tile;
           epilogue::route_prefetch<TileM, TileN, ClusterM, Scheduler::kBand>(fusion, tile.m_block, tile.n_block, lane);
         }
-        for (int t = first; t < tiles; t += step, ++state) {
-          while (!finished.consumer_poll(state)) __nanosleep(256);  // the consumers stored tile t
+        for (int t = first; t < tiles; t += step) {
+          // The consumers stored tile t (the barrier orders their stores before what follows).
+          arch::named_barrier_sync(kHandOffBarrier, 256 + 64);
           if (warp == 1) {
             const GemmTile tile = scheduler.work(t, cta_rank, splits, k_tiles).tile;
             epilogue::route_publish(fusion, fusion.schedule, tile.m_block, tile.n_block, lane);
@@ -466,7 +453,6 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
             const GemmTile next = scheduler.work(t + step, cta_rank, splits, k_tiles).tile;
             epilogue::route_prefetch<TileM, TileN, ClusterM, Scheduler::kBand>(fusion, next.m_block, next.n_block, lane);
           }
-          finished.consumer_release(state);
         }
       }
     }
@@ -484,7 +470,6 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
     auto acc = mma.make_fragment_C(tCcC);  // (V, MMA_M, MMA_N) f32, shaped like this thread's share
     auto state = pipeline::make_consumer_start_state<Stages>();
     int turn = 0, my_tiles = 0;
-    [[maybe_unused]] auto finished_state = pipeline::make_producer_start_state<2>();  // routed: tiles handed to the helpers
     for (int t = first; t < tiles; t += step, ++turn) {
       const GemmWork work = scheduler.work(t, cta_rank, splits, k_tiles);
       const int work_k_tiles = work.k_end - work.k_begin;
@@ -563,9 +548,7 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
         }
       }
       if constexpr (kRouted) {
-        finished.producer_acquire(finished_state);  // the helpers are done with tile t - 2 step
-        finished.producer_commit(finished_state);
-        ++finished_state;
+        arch::named_barrier_sync(kHandOffBarrier, 256 + 64);  // to the helper warps
         if (!own_tile)
           epilogue::route_finish<TileM, TileN, ClusterM, Scheduler::kBand>(fusion, tile.m_block, tile.n_block, int(threadIdx.x) - 128,
                                                                            kRouteBarrier, 256);

@@ -58,12 +58,6 @@ class AsyncPipeline {
   CUTE_DSL_DEVICE void consumer_wait(const State& s) const {
     arch::mbarrier_wait(&storage_->full[s.index()], s.phase());
   }
-  // Non-blocking consumer_wait: has the stage been filled? For helper warps that wait most of the
-  // time and should sleep between polls (__nanosleep) instead of taking issue slots from the warps
-  // beside them, as a spinning try_wait loop does. Acquires like consumer_wait when it answers true.
-  CUTE_DSL_DEVICE bool consumer_poll(const State& s) const {
-    return arch::mbarrier_test_wait_parity(&storage_->full[s.index()], s.phase());
-  }
   CUTE_DSL_DEVICE void consumer_release(const State& s) const { arch::mbarrier_arrive(&storage_->empty[s.index()]); }
 
   // The producer's last step: wait until the consumers released every stage (see tma_pipeline.hpp).
