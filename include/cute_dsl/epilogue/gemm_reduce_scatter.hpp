@@ -120,19 +120,20 @@ CUTE_DSL_DEVICE void route_wait(ReduceScatter<T, Child> const& rs, int m_block, 
   arch::named_barrier_sync(barrier, threads);
 }
 
-// The prefetching warp, for the tile the consumers start next: if it holds own rows, waits until
-// every peer's chunk of them arrived and has the received rows brought into L2 (bulk prefetches,
-// a row of the tile per lane and instruction), so that the epilogue's reads hit L2 rather than
-// stall the math warps on HBM.
+// The prefetching warp, for the tile the consumers start next: if it holds own rows only, waits
+// until every peer's chunk of them arrived and has the received rows brought into L2 (bulk
+// prefetches, a row of the tile per lane and instruction), so that the epilogue's reads hit L2
+// rather than stall the math warps on HBM. A tile that also holds other owners' rows is left
+// alone: its chunks may wait on this very tile's publishing, which needs this warp at the
+// hand-off barrier (waiting for them here deadlocked 4 simulated ranks, 2026-11-26).
 template <int TileM, int TileN, int ClusterM, int BandTiles, class T, class Child>
 CUTE_DSL_DEVICE void route_prefetch(ReduceScatter<T, Child> const& rs, int m_block, int n_block, int lane) {
   const dist::ReduceScatterLayout& l = rs.layout;
   const int me = rs.window.rank, world = rs.window.world;
   const dist::RowOwners owners = l.owners();
   const int lo = owners.begin(me), hi = owners.begin(me + 1);
-  const int r0 = m_block > lo ? m_block : lo;
-  const int r1 = m_block + TileM < hi ? m_block + TileM : hi;
-  if (r0 >= r1 || n_block >= l.n || (long long)l.n * int(sizeof(T)) % 16 != 0) return;
+  const int r0 = m_block, r1 = m_block + TileM < l.m ? m_block + TileM : l.m;
+  if (r0 < lo || r1 > hi || r0 >= r1 || n_block >= l.n || (long long)l.n * int(sizeof(T)) % 16 != 0) return;
   const int c1 = n_block + TileN < l.n ? n_block + TileN : l.n;
   const unsigned bytes = unsigned(c1 - n_block) * unsigned(sizeof(T));
   if (bytes % 16 != 0) return;
