@@ -49,7 +49,7 @@ struct Map {
     return compute_each<Pos, Out, Table>(ctx, values, sink, index_sequence_for<A...>{});
   }
   template <int Out, class Visit>
-  CUTE_DSL_HOST_DEVICE void visit_outputs(Visit& visit) const {
+  CUTE_DSL_HOST_DEVICE constexpr void visit_outputs(Visit& visit) const {
     visit_each<Out>(visit, index_sequence_for<A...>{});
   }
 
@@ -75,12 +75,13 @@ struct Map {
                                            Table>(ctx, values, sink)...);
   }
   template <int Out, class Visit, unsigned long... I>
-  CUTE_DSL_HOST_DEVICE void visit_each(Visit& visit, index_sequence<I...>) const {
+  CUTE_DSL_HOST_DEVICE constexpr void visit_each(Visit& visit, index_sequence<I...>) const {
     (visit_child<Out + prefix_sum<A::kOutputs...>(int(I))>(get<I>(args), visit), ...);
   }
+  // kOutputs, not a requires-expression on the call (see PassThrough::visit_child_outputs).
   template <int Out, class Child, class Visit>
-  CUTE_DSL_HOST_DEVICE static void visit_child(Child const& c, Visit& visit) {
-    if constexpr (requires { c.template visit_outputs<Out>(visit); }) c.template visit_outputs<Out>(visit);
+  CUTE_DSL_HOST_DEVICE static constexpr void visit_child(Child const& c, Visit& visit) {
+    if constexpr (Child::kOutputs > 0) c.template visit_outputs<Out>(visit);
   }
 };
 

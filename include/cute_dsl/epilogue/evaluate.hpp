@@ -37,8 +37,8 @@ CUTE_DSL_HOST_DEVICE V evaluate(Tree const& tree, ElementContext<V> const& ctx, 
 
 // Calls visit.template reduction<Index>(node) for every reduction node of the tree.
 template <EpilogueNode Tree, class Visit>
-CUTE_DSL_HOST_DEVICE void for_each_reduction(Tree const& tree, Visit& visit) {
-  if constexpr (requires { tree.template visit_outputs<0>(visit); }) tree.template visit_outputs<0>(visit);
+CUTE_DSL_HOST_DEVICE constexpr void for_each_reduction(Tree const& tree, Visit& visit) {
+  if constexpr (Tree::kOutputs > 0) tree.template visit_outputs<0>(visit);
 }
 
 }  // namespace cute_dsl::epilogue

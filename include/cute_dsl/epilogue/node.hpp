@@ -139,9 +139,12 @@ struct PassThrough {
   CUTE_DSL_HOST_DEVICE void load(ElementContext<V> const& ctx, V* values) const {
     child.template load<Pos, Table>(ctx, values);
   }
+  // Every node with outputs (kOutputs > 0) has visit_outputs. Not a requires-expression on the
+  // call: nvcc's device pass judged it false for a reduction nested under another one, so the
+  // inner reduction was never flushed (its output stayed 0; found on an H100, 2026-11-26).
   template <int Out, class Visit>
-  CUTE_DSL_HOST_DEVICE void visit_child_outputs(Visit& visit) const {
-    if constexpr (requires { child.template visit_outputs<Out>(visit); }) child.template visit_outputs<Out>(visit);
+  CUTE_DSL_HOST_DEVICE constexpr void visit_child_outputs(Visit& visit) const {
+    if constexpr (Child::kOutputs > 0) child.template visit_outputs<Out>(visit);
   }
 };
 

@@ -74,7 +74,7 @@ struct Reduce : PassThrough<Child, make_key(int(OutputKind::reduce) + 3 * int(Ax
     return v;
   }
   template <int Out, class Visit>
-  CUTE_DSL_HOST_DEVICE void visit_outputs(Visit& visit) const {
+  CUTE_DSL_HOST_DEVICE constexpr void visit_outputs(Visit& visit) const {
     this->template visit_child_outputs<Out>(visit);
     visit.template reduction<Out + Child::kOutputs>(*this);
   }

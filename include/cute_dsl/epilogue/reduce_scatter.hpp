@@ -63,8 +63,8 @@ struct ReduceScatter {
     return child.template compute<Pos, Out, Table>(ctx, values, sink);
   }
   template <int Out, class Visit>
-  CUTE_DSL_HOST_DEVICE void visit_outputs(Visit& visit) const {
-    if constexpr (requires { child.template visit_outputs<Out>(visit); }) child.template visit_outputs<Out>(visit);
+  CUTE_DSL_HOST_DEVICE constexpr void visit_outputs(Visit& visit) const {
+    if constexpr (Child::kOutputs > 0) child.template visit_outputs<Out>(visit);
   }
 
   CUTE_DSL_HOST_DEVICE constexpr dist::RowOwners owners() const { return layout.owners(); }

@@ -26,7 +26,7 @@ struct AuxStore : PassThrough<Child, make_key(int(OutputKind::aux_store), Slot)>
     return v;
   }
   template <int Out, class Visit>
-  CUTE_DSL_HOST_DEVICE void visit_outputs(Visit& visit) const {
+  CUTE_DSL_HOST_DEVICE constexpr void visit_outputs(Visit& visit) const {
     this->template visit_child_outputs<Out>(visit);
   }
 };
