@@ -78,7 +78,7 @@ void check_schedule(int m, int n, int world) {
                  ", tile " + std::to_string(TileM * ClusterM) + " x " + std::to_string(TileN));
     const ReduceScatterSchedule plan = ReduceScatterSchedule::make(layout, rank, TileM * ClusterM, TileN, Scheduler::kBand, ClusterM);
     Scheduler scheduler(m, n, 1);
-    scheduler.rows = plan.order;
+    scheduler.rows = &plan.order;
     std::set<std::pair<int, int>> seen;
     std::vector<unsigned> tiles_per_chunk(std::size_t(layout.max_chunks()), 0);
     int last_group = 0;

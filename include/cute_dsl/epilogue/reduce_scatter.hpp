@@ -28,6 +28,7 @@
 #include "cute_dsl/dist/reduce_scatter_layout.hpp"
 #include "cute_dsl/dist/reduce_scatter_schedule.hpp"
 #include "cute_dsl/dist/symmetric_view.hpp"
+#include "cute_dsl/epilogue/leaves.hpp"
 #include "cute_dsl/epilogue/node.hpp"
 
 namespace cute_dsl::epilogue {
@@ -36,6 +37,7 @@ template <class T, class Child>
 struct ReduceScatter {
   using epilogue_node = void;
   using element_type = T;
+  static constexpr bool kRoutesAccumulators = is_same_v<Child, Acc>;  // the partial is acc(): nothing to evaluate
   static constexpr bool kRoutesTiles = true;  // the kernel hands whole tiles to route_* below
   static constexpr int kLeaves = Child::kLeaves;
   static constexpr int kOutputs = Child::kOutputs;

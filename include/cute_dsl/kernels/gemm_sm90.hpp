@@ -343,6 +343,13 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
   // was slower: 519-528 us against 507 for 8192 x 8192 x 2048 on one H100 under ncu, 2026-11-26 --
   // the helpers' polling took issue slots, or slept past the hand-off.)
   constexpr bool kRouted = epilogue::RoutesTiles<Fusion>;
+  // Routing the accumulators themselves (child acc()): no tree to evaluate. Visiting the identity
+  // tree anyway cost registers: the consumers spilled ~10 epilogue addresses and reloaded them
+  // every tile (28 local loads; none without the visit; ptxas / nvdisasm, 2026-11-26).
+  constexpr bool kRoutesAccumulators = [] {
+    if constexpr (kRouted) return Fusion::kRoutesAccumulators;
+    else return false;
+  }();
   static_assert(!kRouted || !PingPong, "gemm_sm90_fused_kernel: a tile-routing epilogue needs a cooperative variant");
   static_assert([] {
     if constexpr (kRouted) return is_same_v<typename Fusion::element_type, TD>;
@@ -355,7 +362,7 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
   Scheduler scheduler(p.epilogue.m, p.epilogue.n, p.l);
   // Routed: the other owners' rows first, this rank's own last (dist/reduce_scatter_schedule.hpp;
   // the launcher computed it for this variant: parameters, not registers).
-  if constexpr (kRouted) scheduler.rows = fusion.schedule.order;
+  if constexpr (kRouted) scheduler.rows = &fusion.schedule.order;
   const int k_tiles = (p.k + kTileK - 1) / kTileK;
   // Split-K is compiled into the variants whose accumulators leave room for its reduction (<= 64
   // per thread; the 256-column tiles spilled with it): the launcher splits only those.
@@ -515,8 +522,9 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
             // The tree replaces each accumulator with D's value (aux stores and reductions on the
             // way), then the plain store writes it: alpha = 1, beta = 0 fold away.
             auto acc_tree = acc(_, h, n);
-            epilogue::gemm_visit_accumulators<kAccN>(fusion, acc_tree, tCcC(_, h, n), p.epilogue.m, p.epilogue.n, tile.m_block,
-                                                     tile.n_block, tile.batch, thread_in_wg % 32);
+            if constexpr (!kRoutesAccumulators)
+              epilogue::gemm_visit_accumulators<kAccN>(fusion, acc_tree, tCcC(_, h, n), p.epilogue.m, p.epilogue.n, tile.m_block,
+                                                       tile.n_block, tile.batch, thread_in_wg % 32);
             if constexpr (kRouted) {
               unsigned char* stage = epilogue_stage + (threadIdx.x / 32 - 4) * kGemmEpilogueStageBytesPerWarp;
               if constexpr (sizeof(TD) == 2 && kAccN % 64 == 0)

@@ -55,7 +55,9 @@ struct GemmTileScheduler {
   int tiles_m;  // cluster tiles along M
   int tiles_n;
   int batches;
-  GemmRowOrder rows{};
+  // Another row order (null: top to bottom). A pointer, so that a kernel can point it at its
+  // parameters: read from the constant bank at each use, not kept in (or spilled from) registers.
+  const GemmRowOrder* rows = nullptr;
 
   CUTE_DSL_HOST_DEVICE constexpr GemmTileScheduler(int m, int n, int l)
       : tiles_m((m + TileM * ClusterM - 1) / (TileM * ClusterM)), tiles_n((n + TileN - 1) / TileN), batches(l) {}
@@ -77,18 +79,22 @@ struct GemmTileScheduler {
     const int batch = t / per_batch;
     int r = t - batch * per_batch;
     // The group of rows this tile falls in: [first, first + height) in rotated rows.
-    int first = 0, height = tiles_m;
-    if (rows.group_rows > 0 && r < rows.foreign * tiles_n) {
-      first = r / (rows.group_rows * tiles_n) * rows.group_rows;
-      height = rows.foreign - first < rows.group_rows ? rows.foreign - first : rows.group_rows;
-    } else if (rows.group_rows > 0) {
-      first = rows.foreign, height = tiles_m - rows.foreign;
+    int first = 0, height = tiles_m, rotation = 0;
+    if (rows != nullptr && rows->group_rows > 0) {
+      const GemmRowOrder o = *rows;
+      if (r < o.foreign * tiles_n) {
+        first = r / (o.group_rows * tiles_n) * o.group_rows;
+        height = o.foreign - first < o.group_rows ? o.foreign - first : o.group_rows;
+      } else {
+        first = o.foreign, height = tiles_m - o.foreign;
+      }
+      rotation = o.rotation;
     }
     r -= first * tiles_n;
     const int band = r / (kBand * height);
     const int band_width = (tiles_n - band * kBand) < kBand ? (tiles_n - band * kBand) : kBand;
     const int in_band = r - band * kBand * height;
-    const int tm = (first + in_band / band_width + rows.rotation) % tiles_m;
+    const int tm = rotation == 0 ? first + in_band / band_width : (first + in_band / band_width + rotation) % tiles_m;
     const int tn = band * kBand + in_band % band_width;
     return {(tm * ClusterM + cta_rank) * TileM, tn * TileN, batch};
   }
