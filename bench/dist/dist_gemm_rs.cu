@@ -1,5 +1,5 @@
 // Fused GEMM + reduce-scatter across the GPUs of one host, against GEMM alone, NCCL's
-// reduce-scatter alone and GEMM followed by NCCL's reduce-scatter, in one run.
+// reduce-scatter alone and GEMM followed by NCCL's reduce-scatter, in one run, interleaved.
 //
 //   dist_gemm_rs [--world P] [--iters N] [--shape MxNxK]... [--json FILE]
 //
@@ -7,7 +7,7 @@
 // ranks' A_r B_r^T is reduce-scattered along M (rank r: rows [r M/P, (r+1) M/P)). bf16 in and out,
 // f32 accumulation. One process per GPU (fork, NCCL communicator). Each timed iteration starts
 // with a barrier across ranks; an iteration's time is the slowest rank's (CUDA events on each
-// rank's stream, max over ranks through NCCL); the figure is the median over iterations.
+// rank's stream, max over ranks through NCCL); the figure is the median over rounds (every round times each op once, in rotating order).
 // Correctness: the fused output and GEMM-then-NCCL's, each against the exact-order-free reference
 // (NCCL's reduce-scatter in f32 of the same bf16 partials), as max |error| / max |reference|; the
 // fused one must stay within one bf16 rounding (2^-8); and how many elements differ from NCCL's.
@@ -22,6 +22,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -114,38 +115,53 @@ Result run_shape(dist::NcclSession& session, Shape s, int iters) {
   check(cudaMalloc(&slowest, sizeof(float)), "cudaMalloc");
   cudaEvent_t start, stop;
   check(cudaEventCreate(&start), "event"), check(cudaEventCreate(&stop), "event");
-  auto time = [&](auto&& op) {
-    std::vector<double> us;
-    for (int i = 0; i < iters + 3; ++i) {
-      session.barrier(stream);
-      check(cudaEventRecord(start, stream), "record");
-      op();
-      check(cudaEventRecord(stop, stream), "record");
-      check(cudaEventSynchronize(stop), "sync");
-      float ms = 0;
-      check(cudaEventElapsedTime(&ms, start, stop), "elapsed");
-      check(cudaMemcpy(slowest, &ms, sizeof(float), cudaMemcpyHostToDevice), "copy");
-      check(ncclAllReduce(slowest, slowest, 1, ncclFloat32, ncclMax, session.comm(), stream), "allreduce max");
-      check(cudaMemcpyAsync(&ms, slowest, sizeof(float), cudaMemcpyDeviceToHost, stream), "copy");
-      check(cudaStreamSynchronize(stream), "sync");
-      if (i >= 3) us.push_back(ms * 1e3);
+  auto time_once = [&](auto&& op) {
+    session.barrier(stream);
+    check(cudaEventRecord(start, stream), "record");
+    op();
+    check(cudaEventRecord(stop, stream), "record");
+    check(cudaEventSynchronize(stop), "sync");
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, start, stop), "elapsed");
+    check(cudaMemcpy(slowest, &ms, sizeof(float), cudaMemcpyHostToDevice), "copy");
+    check(ncclAllReduce(slowest, slowest, 1, ncclFloat32, ncclMax, session.comm(), stream), "allreduce max");
+    check(cudaMemcpyAsync(&ms, slowest, sizeof(float), cudaMemcpyDeviceToHost, stream), "copy");
+    check(cudaStreamSynchronize(stream), "sync");
+    return ms * 1e3;
+  };
+  // The fused op's kernel alone, to see what the transfers add: the last fused launch's epoch
+  // again, so every peer's chunk is already there (arrived >= epoch) and nothing waits or moves.
+  auto fused_kernel_alone = [&] {
+    auto tree = kn::gemm_sm90_reduce_scatter_tree<256, 2>(ep::reduce_scatter(window.view(), layout, out, s.n, epoch, ep::acc()));
+    check(kn::gemm_sm90_fused_variant<GmmaMajor::K, GmmaMajor::K, 256, 4, 2>(kn::gemm_sm90_reduce_scatter_gemm_arguments(args, tree), tree,
+                                                                             stream),
+          "fused kernel alone");
+  };
+  fused();  // an epoch for fused_kernel_alone from the start
+  // Interleaved: every round times each op once, starting from a different one each round, so
+  // clocks that drift over a long run (power, heat) weigh on every op alike rather than on the
+  // ones measured last (one op after another, the same GEMM variant timed twice in a row differed
+  // by 8% on the LLM shape). Medians over the rounds after 3 warm-up rounds.
+  std::vector<std::function<void()>> ops = {gemm, gemm_same_variant, reduce_scatter, [&] { gemm(), reduce_scatter(); }, fused,
+                                            fused_kernel_alone};
+  std::vector<std::vector<double>> us(ops.size());
+  for (int round = 0; round < iters + 3; ++round)
+    for (std::size_t j = 0; j < ops.size(); ++j) {
+      const std::size_t o = (j + std::size_t(round)) % ops.size();
+      const double t = time_once(ops[o]);
+      if (round >= 3) us[o].push_back(t);
     }
-    std::sort(us.begin(), us.end());
-    return us[us.size() / 2];
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
   };
   Result r{};
-  r.gemm_us = time(gemm);
-  r.gemm_same_variant_us = time(gemm_same_variant);
-  r.rs_us = time(reduce_scatter);
-  r.gemm_then_rs_us = time([&] { gemm(), reduce_scatter(); });
-  r.fused_us = time(fused);
-  // Its kernel alone, to see what the transfers add: the same epoch again, so every peer's chunk
-  // is already there (arrived >= epoch) and nothing waits or moves.
-  {
-    auto tree = kn::gemm_sm90_reduce_scatter_tree<256, 2>(ep::reduce_scatter(window.view(), layout, out, s.n, epoch, ep::acc()));
-    kn::GemmSm90Arguments<T, T> x = kn::gemm_sm90_reduce_scatter_gemm_arguments(args, tree);
-    r.fused_gemm_part_us = time([&] { check(kn::gemm_sm90_fused_variant<GmmaMajor::K, GmmaMajor::K, 256, 4, 2>(x, tree, stream), "gemm part"); });
-  }
+  r.gemm_us = median(us[0]);
+  r.gemm_same_variant_us = median(us[1]);
+  r.rs_us = median(us[2]);
+  r.gemm_then_rs_us = median(us[3]);
+  r.fused_us = median(us[4]);
+  r.fused_gemm_part_us = median(us[5]);
   // Run the fused op once more so `out` is this epoch's result of a full launch.
   fused();
   check(cudaStreamSynchronize(stream), "sync");
