@@ -5,9 +5,10 @@
 //
 // Row-parallel layer: rank r holds A_r (M x K/P) and B_r (N x K/P); the output M x N = sum of the
 // ranks' A_r B_r^T is reduce-scattered along M (rank r: rows [r M/P, (r+1) M/P)). bf16 in and out,
-// f32 accumulation. One process per GPU (fork, NCCL communicator). Each timed iteration starts
-// with a barrier across ranks; an iteration's time is the slowest rank's (CUDA events on each
-// rank's stream, max over ranks through NCCL); the figure is the median over rounds (every round times each op once, in rotating order).
+// f32 accumulation. One process per GPU (fork, NCCL communicator). Each timed op starts with a
+// barrier across ranks; its time is the slowest rank's (CUDA events on each rank's stream, max
+// over ranks through NCCL); the figure is the median over rounds (every round times each op
+// once, in rotating order).
 // Correctness: the fused output and GEMM-then-NCCL's, each against the exact-order-free reference
 // (NCCL's reduce-scatter in f32 of the same bf16 partials), as max |error| / max |reference|; the
 // fused one must stay within one bf16 rounding (2^-8); and how many elements differ from NCCL's.
