@@ -10,7 +10,7 @@
 //   route_publish warp 1 counts the tile in its chunk (a GPU-scope release: the reader is this
 //                 GPU's stream wait), off the math warps (a system-scope fence per tile on them,
 //                 in an earlier version, made the GEMM 1.5x slower);
-//   route_prefetch warp 2, as the consumers start a tile holding own rows, waits until every
+//   route_prefetch warp 2, as the consumers start a tile of own rows only, waits until every
 //                 peer's chunk of those rows arrived and bulk-prefetches them into L2;
 //   route_finish  a tile holding own rows and others' (owners not aligned to tiles): after it
 //                 is stored whole, the consumers wait for the peers' chunks of the own rows, add
@@ -53,8 +53,8 @@ CUTE_DSL_DEVICE void route_block(ReduceScatter<T, Child> const& rs, Acc const& a
 }
 
 // The publishing warp, once per tile in the consumers' order, after the hand-off barrier (which
-// orders the consumers' stores before this warp's release): lane 0
-// counts the tile (rows from m_block, columns from n_block) in its chunk. GPU scope: the
+// orders the consumers' stores before this warp's release): lane 0 counts the tile (rows from
+// m_block, columns from n_block) in its chunk. GPU scope: the
 // counter's reader is this GPU's stream wait, and the partials' reader this GPU's copy engine,
 // both behind its L2 (the peers never read them: the copy engine pushes).
 template <class T, class Child>
