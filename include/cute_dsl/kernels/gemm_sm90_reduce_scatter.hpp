@@ -1,9 +1,9 @@
 // Launches the fused GEMM + reduce-scatter (epilogue/reduce_scatter.hpp) on one rank: the GEMM
-// on `stream` with every SM, and beside it, on side streams (one per peer), the transfers -- run
-// by the copy engines, not by kernels. Every rank calls it with the same shape, variant and
-// epoch. Host code, nvcc only.
+// on `stream` with every SM, and beside it, on a side stream, the transfers -- run by the copy
+// engines, not by kernels. Every rank calls it with the same shape, variant and epoch. Host code,
+// nvcc only.
 //
-// The side streams, per chunk of this rank's schedule (dist/reduce_scatter_schedule.hpp) that
+// The side stream, per chunk of this rank's schedule (dist/reduce_scatter_schedule.hpp) that
 // holds other ranks' rows, in the GEMM's order:
 //   wait   counter[chunk] >= its tile count   (cuStreamWaitValue32: the GEMM published them all)
 //   copy   its rows of owner q -> q's `received` slot for this rank   (cudaMemcpy2DAsync, peer
@@ -98,9 +98,8 @@ std::string gemm_sm90_reduce_scatter_unsupported(const GemmSm90Arguments<TA, T>&
   return gemm_sm90_fused_unsupported(gemm_sm90_reduce_scatter_gemm_arguments(args, rs));
 }
 
-// comm_stream: where the transfers are queued; null: one side stream per device and peer, made
-// once, so that copies to different peers run at once on different copy engines (then concurrent
-// callers on one device, e.g. several simulated ranks, must each pass their own stream).
+// comm_stream: where the transfers are queued; null: one side stream per device, made once (then
+// concurrent callers on one device, e.g. several simulated ranks, must each pass their own).
 // @pre tree built by epilogue::reduce_scatter with this rank's window; see the header comment
 template <GmmaMajor MajorA, GmmaMajor MajorB, int TileN, int Stages, int ClusterM, class TA, class T, class Child>
 cudaError_t gemm_sm90_reduce_scatter(const GemmSm90Arguments<TA, T>& args, epilogue::ReduceScatter<T, Child> tree,
@@ -114,36 +113,31 @@ cudaError_t gemm_sm90_reduce_scatter(const GemmSm90Arguments<TA, T>& args, epilo
   if (cudaError_t err = detail::stream_memory_ops(ops); err != cudaSuccess) return err;
   int device = 0;
   if (cudaError_t err = cudaGetDevice(&device); err != cudaSuccess) return err;
-  const dist::ReduceScatterLayout& l = tree.layout;
-  const int me = tree.window.rank, world = l.world;
 
-  // The side streams (one per peer, or the caller's one) and the fork / join events: the
-  // device's, made once, or events of this call with the caller's stream.
-  constexpr int kPeers = dist::kMaxRanks;
+  // The side stream and its fork / join events: the device's, made once, or the caller's stream
+  // with events of this call.
   static std::mutex lock;
-  static cudaStream_t device_sides[detail::kCachedDevices][kPeers];
-  static cudaEvent_t device_forks[detail::kCachedDevices], device_joins[detail::kCachedDevices][kPeers];
-  cudaStream_t side[kPeers] = {};
-  cudaEvent_t fork = nullptr, join[kPeers] = {};
+  static cudaStream_t sides[detail::kCachedDevices];
+  static cudaEvent_t forks[detail::kCachedDevices], joins[detail::kCachedDevices];
+  cudaStream_t side = comm_stream;
+  cudaEvent_t fork = nullptr, join = nullptr;
   const bool own_events = comm_stream != nullptr;
   if (own_events) {
-    for (int q = 0; q < kPeers; ++q) side[q] = comm_stream;
     if (cudaError_t err = cudaEventCreateWithFlags(&fork, cudaEventDisableTiming); err != cudaSuccess) return err;
-    if (cudaError_t err = cudaEventCreateWithFlags(&join[0], cudaEventDisableTiming); err != cudaSuccess) return err;
+    if (cudaError_t err = cudaEventCreateWithFlags(&join, cudaEventDisableTiming); err != cudaSuccess) return err;
   } else {
     if (!detail::device_is_cached(device)) return cudaErrorInvalidDevice;
     std::lock_guard<std::mutex> guard(lock);
-    if (device_forks[device] == nullptr) {
-      for (int q = 0; q < kPeers; ++q) {
-        if (cudaError_t err = cudaStreamCreateWithFlags(&device_sides[device][q], cudaStreamNonBlocking); err != cudaSuccess) return err;
-        if (cudaError_t err = cudaEventCreateWithFlags(&device_joins[device][q], cudaEventDisableTiming); err != cudaSuccess) return err;
-      }
-      if (cudaError_t err = cudaEventCreateWithFlags(&device_forks[device], cudaEventDisableTiming); err != cudaSuccess) return err;
+    if (sides[device] == nullptr) {
+      if (cudaError_t err = cudaStreamCreateWithFlags(&sides[device], cudaStreamNonBlocking); err != cudaSuccess) return err;
+      if (cudaError_t err = cudaEventCreateWithFlags(&forks[device], cudaEventDisableTiming); err != cudaSuccess) return err;
+      if (cudaError_t err = cudaEventCreateWithFlags(&joins[device], cudaEventDisableTiming); err != cudaSuccess) return err;
     }
-    fork = device_forks[device];
-    for (int q = 0; q < kPeers; ++q) side[q] = device_sides[device][q], join[q] = device_joins[device][q];
+    side = sides[device], fork = forks[device], join = joins[device];
   }
 
+  const dist::ReduceScatterLayout& l = tree.layout;
+  const int me = tree.window.rank, world = l.world;
   const dist::RowOwners owners = l.owners();
   tree = gemm_sm90_reduce_scatter_tree<TileN, ClusterM>(tree);
   const dist::ReduceScatterSchedule& plan = tree.schedule;
@@ -158,63 +152,48 @@ cudaError_t gemm_sm90_reduce_scatter(const GemmSm90Arguments<TA, T>& args, epilo
   // The GEMM (which read every partial received for this epoch) is done: tell the peers.
   for (int s = 0; s < world && err == cudaSuccess; ++s)
     if (s != me) err = detail::from_driver(ops.write(stream, address(tree.flag(s, dist::ReduceScatterLayout::done_offset(me))), tree.epoch, 0));
+  if (err == cudaSuccess) err = cudaStreamWaitEvent(side, fork);
 
-  // Each peer's side stream: after the fork, and after that peer's previous epoch was read.
-  bool used[kPeers] = {}, caller_started = false;
-  auto start = [&](int q) -> cudaError_t {
-    if (used[q]) return cudaSuccess;
-    used[q] = true;
-    if (own_events) {  // one caller stream for every peer: started once
-      if (caller_started) return cudaSuccess;
-      caller_started = true;
-    }
-    return cudaStreamWaitEvent(side[q], fork);
-  };
+  bool cleared[dist::kMaxRanks] = {};  // peers whose previous epoch is known read
   for (int g = 0; g < plan.groups() && err == cudaSuccess; ++g) {
     // The group's element rows: up to two runs of tile rows (the rotation may wrap past M).
     int runs[2][2], nruns = 0;
-    for (int r = plan.group_begin(g); r < plan.group_begin(g) + plan.group_size(g); ++r) {
-      const int row = plan.tile_row(r), y0 = row * plan.tile_rows, y1 = y0 + plan.tile_rows < l.m ? y0 + plan.tile_rows : l.m;
+    for (int q = plan.group_begin(g); q < plan.group_begin(g) + plan.group_size(g); ++q) {
+      const int row = plan.tile_row(q), y0 = row * plan.tile_rows, y1 = y0 + plan.tile_rows < l.m ? y0 + plan.tile_rows : l.m;
       if (nruns > 0 && runs[nruns - 1][1] == y0) runs[nruns - 1][1] = y1;
       else runs[nruns][0] = y0, runs[nruns][1] = y1, ++nruns;
     }
     for (int b = 0; b < plan.bands && err == cudaSuccess; ++b) {
       const int chunk = plan.chunk(g, b), c0 = plan.band_begin(b), c1 = plan.band_end(b);
-      for (int q = 0; q < world && err == cudaSuccess; ++q) {  // each owner of the chunk's rows, on its stream
-        if (q == me) continue;
-        bool waited = false;
-        for (int run = 0; run < nruns && err == cudaSuccess; ++run) {
+      bool waited = false, sent[dist::kMaxRanks] = {};
+      for (int run = 0; run < nruns && err == cudaSuccess; ++run)
+        for (int q = 0; q < world && err == cudaSuccess; ++q) {
           const int y0 = runs[run][0] > owners.begin(q) ? runs[run][0] : owners.begin(q);
           const int y1 = runs[run][1] < owners.begin(q + 1) ? runs[run][1] : owners.begin(q + 1);
-          if (y0 >= y1) continue;
+          if (q == me || y0 >= y1) continue;
           if (!waited) {
-            const bool first = !used[q];
-            err = start(q);
-            if (err == cudaSuccess && first)
-              err = detail::from_driver(ops.wait(side[q], address(tree.flag(me, dist::ReduceScatterLayout::done_offset(q))), tree.epoch - 1,
-                                                 CU_STREAM_WAIT_VALUE_GEQ));
-            if (err == cudaSuccess)
-              err = detail::from_driver(ops.wait(side[q], address(tree.flag(me, dist::ReduceScatterLayout::counter_offset(chunk))),
-                                                 plan.chunk_tiles(g, b), CU_STREAM_WAIT_VALUE_GEQ));
+            err = detail::from_driver(ops.wait(side, address(tree.flag(me, dist::ReduceScatterLayout::counter_offset(chunk))),
+                                               plan.chunk_tiles(g, b), CU_STREAM_WAIT_VALUE_GEQ));
             waited = true;
+          }
+          if (err == cudaSuccess && !cleared[q]) {
+            err = detail::from_driver(ops.wait(side, address(tree.flag(me, dist::ReduceScatterLayout::done_offset(q))), tree.epoch - 1,
+                                               CU_STREAM_WAIT_VALUE_GEQ));
+            cleared[q] = true;
           }
           if (err == cudaSuccess)
             err = cudaMemcpy2DAsync(tree.received(q, me) + (long long)(y0 - owners.begin(q)) * l.n + c0, pitch,
                                     tree.partial(me) + (long long)y0 * l.n + c0, pitch, std::size_t(c1 - c0) * element, std::size_t(y1 - y0),
-                                    cudaMemcpyDefault, side[q]);
+                                    cudaMemcpyDefault, side);
+          sent[q] = true;
         }
-        if (waited && err == cudaSuccess)
-          err = detail::from_driver(ops.write(side[q], address(tree.flag(q, l.arrived_offset(me, chunk))), tree.epoch, 0));
-      }
+      for (int q = 0; q < world && err == cudaSuccess; ++q)
+        if (sent[q]) err = detail::from_driver(ops.write(side, address(tree.flag(q, l.arrived_offset(me, chunk))), tree.epoch, 0));
     }
   }
-  // Join every stream used back into `stream`.
-  for (int q = 0; q < (own_events ? (caller_started ? 1 : 0) : kPeers); ++q) {
-    if (!own_events && !used[q]) continue;
-    if (cudaError_t e = cudaEventRecord(join[q], side[q]); err == cudaSuccess) err = e;
-    if (cudaError_t e = cudaStreamWaitEvent(stream, join[q]); err == cudaSuccess) err = e;
-  }
-  if (own_events) cudaEventDestroy(fork), cudaEventDestroy(join[0]);
+  if (cudaError_t e = cudaEventRecord(join, side); err == cudaSuccess) err = e;
+  if (cudaError_t e = cudaStreamWaitEvent(stream, join); err == cudaSuccess) err = e;
+  if (own_events) cudaEventDestroy(fork), cudaEventDestroy(join);
   return err;
 }
 
