@@ -1,12 +1,13 @@
-// Flags that other GPUs read and write: system-scope release stores, acquire loads and fences,
-// for signalling across GPUs over NVLink (peer memory mapped into this GPU's address space, e.g.
-// an NCCL symmetric window). The pattern (dist/, epilogue/reduce_scatter.hpp):
-//   writers store data (plain st, to a peer's memory)  ->  bar.sync among the writers  ->
-//   one thread: fence_acq_rel_system(); flag_store_release_system(peer_flag, epoch)
-//   reader: one thread spins on flag_load_acquire_system(my_flag) == epoch  ->  bar.sync  ->
-//   every thread reads the data.
+// Flags for signalling between the GPU's own SMs, its copy engines and other GPUs: a GPU-scope
+// release counter, system-scope acquire loads and a backed-off wait. The pattern of the fused
+// reduce-scatter (epilogue/gemm_reduce_scatter.hpp, kernels/gemm_sm90_reduce_scatter.hpp):
+//   writers store data (plain st, this GPU's memory)  ->  bar.sync with the signalling warp  ->
+//   one thread: flag_add_release_gpu(counter, 1)      (read by this GPU's stream wait)
+//   copy engine: waits for the counter, copies into a peer, writes the peer's flag (fenced)
+//   reader on the peer: one thread flag_wait_at_least_system(flag, epoch)  ->  barrier  ->
+//   every thread reads the data (through L2: ld.global.cg).
 // The barrier orders each writer's stores before the signalling thread's release (causality is
-// transitive), and the release / acquire pair at system scope carries them to the other GPU.
+// transitive); the acquire at system scope pairs with the copy engine's fenced flag write.
 // Minimum: sm_70 (the PTX memory model's scoped operations).
 #pragma once
 
@@ -17,25 +18,10 @@
 
 namespace cute_dsl::arch {
 
-// st.release.sys.global.u32: every access this thread ordered before it (including, through a
-// barrier, other threads' stores) is visible to whoever acquires the flag and reads `value`.
-template <class Gate = void>
-CUTE_DSL_DEVICE void flag_store_release_system(unsigned* flag, unsigned value) {
-  CUTE_DSL_REQUIRE_ARCH(Gate, 70, "st.release.sys");
-  asm volatile("st.release.sys.global.u32 [%0], %1;" ::"l"(flag), "r"(value) : "memory");
-}
-
-// red.release.sys.global.add.u32: counts an event (e.g. a finished tile) so that whoever reads
-// the count -- another GPU, or the copy engine's stream wait -- also sees what came before it.
-template <class Gate = void>
-CUTE_DSL_DEVICE void flag_add_release_system(unsigned* flag, unsigned value) {
-  CUTE_DSL_REQUIRE_ARCH(Gate, 70, "red.release.sys");
-  asm volatile("red.release.sys.global.add.u32 [%0], %1;" ::"l"(flag), "r"(value) : "memory");
-}
-
-// red.release.gpu.global.add.u32: the same, for readers on this GPU only -- its own threads, or
-// its copy engines and stream waits (which reach its memory through the same L2). No system-wide
-// fence: cheap enough for one call per GEMM tile.
+// red.release.gpu.global.add.u32: counts an event (e.g. a finished tile) so that whoever reads
+// the count on this GPU -- its threads, or its copy engines and stream waits (which reach its
+// memory through the same L2) -- also sees what came before it. No system-wide fence: cheap
+// enough for one call per GEMM tile.
 template <class Gate = void>
 CUTE_DSL_DEVICE void flag_add_release_gpu(unsigned* flag, unsigned value) {
   CUTE_DSL_REQUIRE_ARCH(Gate, 70, "red.release.gpu");
@@ -50,14 +36,6 @@ CUTE_DSL_DEVICE unsigned flag_load_acquire_system(unsigned const* flag) {
   unsigned v;
   asm volatile("ld.acquire.sys.global.u32 %0, [%1];" : "=r"(v) : "l"(flag) : "memory");
   return v;
-}
-
-// fence.acq_rel.sys: orders this thread's earlier accesses (and those ordered before them by a
-// barrier) before its later ones for observers on every GPU of the system.
-template <class Gate = void>
-CUTE_DSL_DEVICE void fence_acq_rel_system() {
-  CUTE_DSL_REQUIRE_ARCH(Gate, 70, "fence.acq_rel.sys");
-  asm volatile("fence.acq_rel.sys;" ::: "memory");
 }
 
 // Spins until *flag - target, as a signed 32-bit difference, is >= 0 (the flag counts epochs
