@@ -38,12 +38,13 @@ namespace dist = cute_dsl::dist;
 namespace kn = cute_dsl::kernels;
 using cute_dsl::GmmaMajor;
 using cute_dsl_test::DeviceBuffer;
-using T = __nv_bfloat16;
+using TA = __nv_bfloat16;  // A and B; the output (and the partials) are T
 
 struct Case {
   int m, n, k_per_rank, world, launches;
 };
 
+template <class T = __nv_bfloat16>
 void run_case(Case c) {
   CUTE_DSL_REQUIRE_GPU(90);
   int sms = 0;
@@ -55,15 +56,16 @@ void run_case(Case c) {
   const dist::RowOwners owners = layout.owners();
   const int k = c.k_per_rank;
 
-  std::vector<std::unique_ptr<DeviceBuffer<T>>> a, b, partial, out;
+  std::vector<std::unique_ptr<DeviceBuffer<TA>>> a, b;
+  std::vector<std::unique_ptr<DeviceBuffer<T>>> partial, out;
   std::vector<std::unique_ptr<DeviceBuffer<char>>> window;
   std::vector<cudaStream_t> streams(c.world), comm_streams(c.world);
   for (int r = 0; r < c.world; ++r) {
-    std::vector<T> ha, hb;
-    for (float x : cute_dsl_test::random_vector<float>(std::size_t(c.m) * k, seed + 2 * r)) ha.push_back(T(x));
-    for (float x : cute_dsl_test::random_vector<float>(std::size_t(c.n) * k, seed + 2 * r + 1)) hb.push_back(T(x));
-    a.push_back(std::make_unique<DeviceBuffer<T>>(ha.size()));
-    b.push_back(std::make_unique<DeviceBuffer<T>>(hb.size()));
+    std::vector<TA> ha, hb;
+    for (float x : cute_dsl_test::random_vector<float>(std::size_t(c.m) * k, seed + 2 * r)) ha.push_back(TA(x));
+    for (float x : cute_dsl_test::random_vector<float>(std::size_t(c.n) * k, seed + 2 * r + 1)) hb.push_back(TA(x));
+    a.push_back(std::make_unique<DeviceBuffer<TA>>(ha.size()));
+    b.push_back(std::make_unique<DeviceBuffer<TA>>(hb.size()));
     CUTE_DSL_TEST_CUDA(a[r]->upload(ha));
     CUTE_DSL_TEST_CUDA(b[r]->upload(hb));
     partial.push_back(std::make_unique<DeviceBuffer<T>>(std::size_t(c.m) * c.n));
@@ -74,7 +76,7 @@ void run_case(Case c) {
     CUTE_DSL_TEST_CUDA(cudaStreamCreateWithFlags(&comm_streams[r], cudaStreamNonBlocking));
   }
   auto args = [&](int r, T* d) {
-    kn::GemmSm90Arguments<T, T> x{};
+    kn::GemmSm90Arguments<TA, T> x{};
     x.shape = {c.m, c.n, k, 1};
     x.a = a[r]->get(), x.lda = k, x.batch_stride_a = std::int64_t(c.m) * k;
     x.b = b[r]->get(), x.ldb = k, x.batch_stride_b = std::int64_t(c.n) * k;
@@ -128,6 +130,7 @@ void run_case(Case c) {
 // The launcher's refusals, on the host (no GPU needed): each names the rule.
 TEST(ReduceScatterArguments, RefusedWithTheRuleTheyBreak) {
   alignas(16) static char copies[2][1 << 16];  // each rank's window (the partial: 128 x 64 bf16)
+  using T = __nv_bfloat16;
   static T out[64 * 64], a[128 * 64], b[64 * 64];
   dist::SymmetricView view{};
   view.base[0] = copies[0], view.base[1] = copies[1], view.rank = 1, view.world = 2;
@@ -164,5 +167,8 @@ TEST(ReduceScatterOneGpu, EightRanksFewerTileRowsThanRanks) { run_case({200, 384
 // N not a multiple of 8: rows of 2-byte elements off 16 bytes, so the epilogue stores directly and
 // the owner adds element by element.
 TEST(ReduceScatterOneGpu, TwoRanksRowsOff16Bytes) { run_case({300, 250, 128, 2, 2}); }
+// f32 output and partials: the direct epilogue stores, every own tile reduced after it is stored
+// (the 16-bit fast path does not apply), 16-byte pieces of 4 floats.
+TEST(ReduceScatterOneGpu, ThreeRanksF32Output) { run_case<float>({520, 264, 192, 3, 2}); }
 
 }  // namespace
