@@ -131,7 +131,7 @@ void run_case(Case c) {
 TEST(ReduceScatterArguments, RefusedWithTheRuleTheyBreak) {
   alignas(16) static char copies[2][1 << 16];  // each rank's window (the partial: 128 x 64 bf16)
   using T = __nv_bfloat16;
-  static T out[64 * 64], a[128 * 64], b[64 * 64];
+  alignas(16) static T out[64 * 64], a[128 * 64], b[64 * 64];
   dist::SymmetricView view{};
   view.base[0] = copies[0], view.base[1] = copies[1], view.rank = 1, view.world = 2;
   const dist::ReduceScatterLayout layout{128, 64, 2, int(sizeof(T))};
@@ -159,6 +159,16 @@ TEST(ReduceScatterArguments, RefusedWithTheRuleTheyBreak) {
   stale.epoch = 0;
   const cudaError_t refused = kn::gemm_sm90_reduce_scatter<GmmaMajor::K, GmmaMajor::K, 128, 6, 1>(args, stale);
   EXPECT_EQ(refused, cudaErrorInvalidValue);  // refused before touching the device
+  // The routed kernel launched directly needs the schedule of its own variant (the launcher fills
+  // it: gemm_sm90_reduce_scatter_tree): without one, or with another variant's, refused too --
+  // and for that reason alone: the arguments pass every other check of the launch.
+  const auto routed = kn::gemm_sm90_reduce_scatter_gemm_arguments(args, tree);
+  ASSERT_TRUE(kn::gemm_sm90_tma_describable(routed));
+  ASSERT_EQ(kn::gemm_sm90_fused_unsupported(routed), "");
+  EXPECT_EQ((kn::gemm_sm90_fused_variant<GmmaMajor::K, GmmaMajor::K, 128, 6, 1>(routed, tree)), cudaErrorInvalidValue);
+  EXPECT_EQ((kn::gemm_sm90_fused_variant<GmmaMajor::K, GmmaMajor::K, 128, 6, 1>(routed, kn::gemm_sm90_reduce_scatter_tree<256, 2>(tree))),
+            cudaErrorInvalidValue);
+  EXPECT_EQ((kn::gemm_sm90_reduce_scatter_tree<128, 1>(tree).schedule.tile_rows), 128);
 }
 
 TEST(ReduceScatterOneGpu, TwoRanksAlignedShapeThreeLaunches) { run_case({2048, 1024, 512, 2, 3}); }

@@ -89,19 +89,25 @@ CUTE_DSL_DEVICE bool route_own_tile(ReduceScatter<T, Child> const& rs, int m_blo
          reinterpret_cast<unsigned long long>(rs.out) % 16 == 0;
 }
 
+// The calling thread waits until every peer's chunk of the tile's rows (row block m_block, column
+// band of n_block) arrived in this rank's `received` (each peer numbers its own chunks).
+template <int TileM, int TileN, int ClusterM, int BandTiles, class T, class Child>
+CUTE_DSL_DEVICE void route_wait_for_peers(ReduceScatter<T, Child> const& rs, int m_block, int n_block) {
+  const int me = rs.window.rank;
+  for (int s = 0; s < rs.window.world; ++s) {
+    if (s == me) continue;
+    const dist::ReduceScatterSchedule theirs = route_schedule<TileM, TileN, ClusterM, BandTiles>(rs, s);
+    const int chunk = theirs.chunk(theirs.group_of(m_block / theirs.tile_rows), theirs.band_of(n_block));
+    arch::flag_wait_at_least_system(rs.flag(me, rs.layout.arrived_offset(s, chunk)), rs.epoch);
+  }
+}
+
 // Lane 0 of the calling warp waits until every peer's chunk of the tile's rows (row block
 // m_block, column band of n_block) arrived; the warp then reads them (no CTA barrier: each warp
 // reads only the rows it stores). @pre every lane of the warp calls it
 template <int TileM, int TileN, int ClusterM, int BandTiles, class T, class Child>
 CUTE_DSL_DEVICE void route_wait_warp(ReduceScatter<T, Child> const& rs, int m_block, int n_block, int lane) {
-  const int me = rs.window.rank;
-  if (lane == 0)
-    for (int s = 0; s < rs.window.world; ++s) {
-      if (s == me) continue;
-      const dist::ReduceScatterSchedule theirs = route_schedule<TileM, TileN, ClusterM, BandTiles>(rs, s);
-      const int chunk = theirs.chunk(theirs.group_of(m_block / theirs.tile_rows), theirs.band_of(n_block));
-      arch::flag_wait_at_least_system(rs.flag(me, rs.layout.arrived_offset(s, chunk)), rs.epoch);
-    }
+  if (lane == 0) route_wait_for_peers<TileM, TileN, ClusterM, BandTiles>(rs, m_block, n_block);
   __syncwarp();
 }
 
@@ -109,14 +115,7 @@ CUTE_DSL_DEVICE void route_wait_warp(ReduceScatter<T, Child> const& rs, int m_bl
 // n_block) arrived; then the consumers meet. @pre every consumer thread calls it
 template <int TileM, int TileN, int ClusterM, int BandTiles, class T, class Child>
 CUTE_DSL_DEVICE void route_wait(ReduceScatter<T, Child> const& rs, int m_block, int n_block, int thread, unsigned barrier, int threads) {
-  const int me = rs.window.rank;
-  if (thread == 0)  // each peer numbers its own chunks
-    for (int s = 0; s < rs.window.world; ++s) {
-      if (s == me) continue;
-      const dist::ReduceScatterSchedule theirs = route_schedule<TileM, TileN, ClusterM, BandTiles>(rs, s);
-      const int chunk = theirs.chunk(theirs.group_of(m_block / theirs.tile_rows), theirs.band_of(n_block));
-      arch::flag_wait_at_least_system(rs.flag(me, rs.layout.arrived_offset(s, chunk)), rs.epoch);
-    }
+  if (thread == 0) route_wait_for_peers<TileM, TileN, ClusterM, BandTiles>(rs, m_block, n_block);
   arch::named_barrier_sync(barrier, threads);
 }
 
@@ -137,13 +136,7 @@ CUTE_DSL_DEVICE void route_prefetch(ReduceScatter<T, Child> const& rs, int m_blo
   const int c1 = n_block + TileN < l.n ? n_block + TileN : l.n;
   const unsigned bytes = unsigned(c1 - n_block) * unsigned(sizeof(T));
   if (bytes % 16 != 0) return;
-  if (lane == 0)
-    for (int s = 0; s < world; ++s) {
-      if (s == me) continue;
-      const dist::ReduceScatterSchedule theirs = route_schedule<TileM, TileN, ClusterM, BandTiles>(rs, s);
-      const int chunk = theirs.chunk(theirs.group_of(m_block / theirs.tile_rows), theirs.band_of(n_block));
-      arch::flag_wait_at_least_system(rs.flag(me, l.arrived_offset(s, chunk)), rs.epoch);
-    }
+  if (lane == 0) route_wait_for_peers<TileM, TileN, ClusterM, BandTiles>(rs, m_block, n_block);
   __syncwarp();
   for (int s = 0; s < world; ++s) {
     if (s == me) continue;
@@ -155,8 +148,8 @@ CUTE_DSL_DEVICE void route_prefetch(ReduceScatter<T, Child> const& rs, int m_blo
 // One accumulator block of a tile that route_own_tile accepted, reduced on the way out: the warp
 // stages its 16 x 64 values rounded to T (as route_block would store them), reads them back as
 // 16-byte row pieces, adds each peer's piece of the same rows (rank order, f32) and writes `out`.
-// Same sum, bit for bit, as route_combine; a third of the memory traffic at 2 ranks.
-// @pre route_wait for this tile; every lane of the warp calls it
+// Same sum, bit for bit, as route_finish; a third of the memory traffic at 2 ranks.
+// @pre route_wait_warp for this tile; every lane of the warp calls it
 template <int N, class T, class Child, class Acc, class Crd>
 CUTE_DSL_DEVICE void route_block_own(ReduceScatter<T, Child> const& rs, Acc const& acc, Crd const& crd, int row0, int col0, int lane,
                                      unsigned char* stage) {

@@ -52,6 +52,13 @@ struct Acc : KeyedLeaf<Acc, LeafKind::acc, 0, float> {
   CUTE_DSL_HOST_DEVICE V read(ElementContext<V> const& ctx) const { return ctx.acc; }
 };
 
+// Trees whose value at every element is the accumulator itself (acc(), or a node that passes its
+// child on, such as the reduce-scatter root over acc()): the GEMM stores the accumulators without
+// evaluating the tree. Evaluating the identity anyway cost registers: the 128 x 256 kernels
+// spilled ~10 epilogue addresses and reloaded them every tile (ptxas / nvdisasm, 2026-11-26).
+template <class Tree>
+inline constexpr bool kEvaluatesToAccumulator = is_same_v<Tree, Acc>;
+
 template <class T>
 struct CSource : KeyedLeaf<CSource<T>, LeafKind::c_source, 0, T> {
   const T* ptr;

@@ -37,7 +37,6 @@ template <class T, class Child>
 struct ReduceScatter {
   using epilogue_node = void;
   using element_type = T;
-  static constexpr bool kRoutesAccumulators = is_same_v<Child, Acc>;  // the partial is acc(): nothing to evaluate
   static constexpr bool kRoutesTiles = true;  // the kernel hands whole tiles to route_* below
   static constexpr int kLeaves = Child::kLeaves;
   static constexpr int kOutputs = Child::kOutputs;
@@ -91,5 +90,9 @@ CUTE_DSL_HOST_DEVICE constexpr ReduceScatter<T, Child> reduce_scatter(dist::Symm
 
 template <class Tree>
 concept RoutesTiles = requires { Tree::kRoutesTiles; };
+
+// The partial is acc(): nothing to evaluate (leaves.hpp).
+template <class T, class Child>
+inline constexpr bool kEvaluatesToAccumulator<ReduceScatter<T, Child>> = kEvaluatesToAccumulator<Child>;
 
 }  // namespace cute_dsl::epilogue

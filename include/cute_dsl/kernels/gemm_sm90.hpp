@@ -343,13 +343,6 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
   // was slower: 519-528 us against 507 for 8192 x 8192 x 2048 on one H100 under ncu, 2026-11-26 --
   // the helpers' polling took issue slots, or slept past the hand-off.)
   constexpr bool kRouted = epilogue::RoutesTiles<Fusion>;
-  // Routing the accumulators themselves (child acc()): no tree to evaluate. Visiting the identity
-  // tree anyway cost registers: the consumers spilled ~10 epilogue addresses and reloaded them
-  // every tile (28 local loads; none without the visit; ptxas / nvdisasm, 2026-11-26).
-  constexpr bool kRoutesAccumulators = [] {
-    if constexpr (kRouted) return Fusion::kRoutesAccumulators;
-    else return false;
-  }();
   static_assert(!kRouted || !PingPong, "gemm_sm90_fused_kernel: a tile-routing epilogue needs a cooperative variant");
   static_assert([] {
     if constexpr (kRouted) return is_same_v<typename Fusion::element_type, TD>;
@@ -522,7 +515,7 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
             // The tree replaces each accumulator with D's value (aux stores and reductions on the
             // way), then the plain store writes it: alpha = 1, beta = 0 fold away.
             auto acc_tree = acc(_, h, n);
-            if constexpr (!kRoutesAccumulators)
+            if constexpr (!epilogue::kEvaluatesToAccumulator<Fusion>)  // acc() alone: D = acc (leaves.hpp)
               epilogue::gemm_visit_accumulators<kAccN>(fusion, acc_tree, tCcC(_, h, n), p.epilogue.m, p.epilogue.n, tile.m_block,
                                                        tile.n_block, tile.batch, thread_in_wg % 32);
             if constexpr (kRouted) {

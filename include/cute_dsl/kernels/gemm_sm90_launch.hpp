@@ -271,6 +271,11 @@ cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t st
     else return &gemm_sm90_fused_kernel<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM, TmaLoads, Fusion>;
   }();
   constexpr int kSmem = gemm_sm90_shared_bytes<TA, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM>;
+  if constexpr (epilogue::RoutesTiles<Fusion>) {
+    // The tree must carry this variant's schedule (kernels::gemm_sm90_reduce_scatter_tree); refused
+    // before the device is touched.
+    if (fusion.schedule.tile_rows != TileM * ClusterM || fusion.schedule.tile_n != TileN) return cudaErrorInvalidValue;
+  }
   static std::atomic<bool> attr_set[kCachedDevices];  // the attribute is per device
   static std::atomic<int> max_clusters_by_device[kCachedDevices];  // 0: not computed yet
   int device = 0;
@@ -345,10 +350,6 @@ cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t st
   }
   const int units = tiles.units(p.splits);
   int clusters = units < max_clusters ? units : max_clusters;
-  if constexpr (epilogue::RoutesTiles<Fusion>) {
-    // The tree must carry this variant's schedule (kernels::gemm_sm90_reduce_scatter_tree).
-    if (fusion.schedule.tile_rows != TileM * ClusterM || fusion.schedule.tile_n != TileN) return cudaErrorInvalidValue;
-  }
   if constexpr (epilogue::RoutesTiles<Fusion>) {  // fewer CTAs: at most max_ctas (tests that share one GPU among simulated ranks)
     if (fusion.max_ctas > 0 && clusters * ClusterM > fusion.max_ctas) clusters = fusion.max_ctas / ClusterM > 0 ? fusion.max_ctas / ClusterM : 1;
   }
