@@ -14,7 +14,6 @@
 // fused one must stay within one bf16 rounding (2^-8); and how many elements differ from NCCL's.
 #include <cuda_bf16.h>
 
-#include <cute_dsl/dist/nccl_session.hpp>
 #include <cute_dsl/epilogue/epilogue.hpp>
 #include <cute_dsl/epilogue/reduce_scatter.hpp>
 #include <cute_dsl/kernels/gemm_sm90_reduce_scatter.hpp>
@@ -29,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "dist_bench_util.hpp"
 #include "gemm_sm90_instances.hpp"
 
 namespace {
@@ -39,24 +39,8 @@ namespace kn = cute_dsl::kernels;
 using cute_dsl::GmmaMajor;
 using T = __nv_bfloat16;
 
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
-}
-void check(ncclResult_t e, const char* what) {
-  if (e != ncclSuccess) throw std::runtime_error(std::string(what) + ": " + ncclGetErrorString(e));
-}
-
-struct Shape {
-  int m, n, k;
-};
-
-__global__ void fill_random(T* p, long long n, unsigned seed) {
-  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
-    unsigned x = unsigned(i) * 2654435761u ^ seed;
-    x ^= x >> 13, x *= 0x5bd1e995u, x ^= x >> 15;
-    p[i] = T((float(x & 0xffff) / 65535.f - 0.5f) * 2.f);
-  }
-}
+using dist_bench::check;
+using dist_bench::Shape;
 
 __global__ void widen(T const* in, float* out, long long n) {
   for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
@@ -85,8 +69,8 @@ Result run_shape(dist::NcclSession& session, Shape s, int iters) {
   check(cudaMalloc(&d, sizeof(T) * mn), "cudaMalloc D");
   check(cudaMalloc(&rs_out, sizeof(T) * shard), "cudaMalloc rs_out");
   check(cudaMalloc(&out, sizeof(T) * shard), "cudaMalloc out");
-  fill_random<<<1024, 256, 0, stream>>>(a, (long long)s.m * kp, 1000u + 2 * rank);
-  fill_random<<<1024, 256, 0, stream>>>(b, (long long)s.n * kp, 1001u + 2 * rank);
+  dist_bench::fill_random<<<1024, 256, 0, stream>>>(a, (long long)s.m * kp, 1000u + 2 * rank);
+  dist_bench::fill_random<<<1024, 256, 0, stream>>>(b, (long long)s.n * kp, 1001u + 2 * rank);
   check(cudaStreamSynchronize(stream), "fill");
 
   const dist::ReduceScatterLayout layout{s.m, s.n, world, int(sizeof(T))};
@@ -112,24 +96,7 @@ Result run_shape(dist::NcclSession& session, Shape s, int iters) {
     check(kn::gemm_sm90_reduce_scatter<GmmaMajor::K, GmmaMajor::K, 256, 4, 2>(x, tree, stream), "fused gemm + reduce-scatter");
   };
 
-  float* slowest;
-  check(cudaMalloc(&slowest, sizeof(float)), "cudaMalloc");
-  cudaEvent_t start, stop;
-  check(cudaEventCreate(&start), "event"), check(cudaEventCreate(&stop), "event");
-  auto time_once = [&](auto&& op) {
-    session.barrier(stream);
-    check(cudaEventRecord(start, stream), "record");
-    op();
-    check(cudaEventRecord(stop, stream), "record");
-    check(cudaEventSynchronize(stop), "sync");
-    float ms = 0;
-    check(cudaEventElapsedTime(&ms, start, stop), "elapsed");
-    check(cudaMemcpy(slowest, &ms, sizeof(float), cudaMemcpyHostToDevice), "copy");
-    check(ncclAllReduce(slowest, slowest, 1, ncclFloat32, ncclMax, session.comm(), stream), "allreduce max");
-    check(cudaMemcpyAsync(&ms, slowest, sizeof(float), cudaMemcpyDeviceToHost, stream), "copy");
-    check(cudaStreamSynchronize(stream), "sync");
-    return ms * 1e3;
-  };
+  dist_bench::SlowestRankTimer time_once(session, stream);
   // The fused op's kernel alone, to see what the transfers add: the last fused launch's epoch
   // again, so every peer's chunk is already there (arrived >= epoch) and nothing waits or moves.
   auto fused_kernel_alone = [&] {
@@ -139,30 +106,15 @@ Result run_shape(dist::NcclSession& session, Shape s, int iters) {
           "fused kernel alone");
   };
   fused();  // an epoch for fused_kernel_alone from the start
-  // Interleaved: every round times each op once, starting from a different one each round, so
-  // clocks that drift over a long run (power, heat) weigh on every op alike rather than on the
-  // ones measured last (one op after another, the same GEMM variant timed twice in a row differed
-  // by 8% on the LLM shape). Medians over the rounds after 3 warm-up rounds.
-  std::vector<std::function<void()>> ops = {gemm, gemm_same_variant, reduce_scatter, [&] { gemm(), reduce_scatter(); }, fused,
-                                            fused_kernel_alone};
-  std::vector<std::vector<double>> us(ops.size());
-  for (int round = 0; round < iters + 3; ++round)
-    for (std::size_t j = 0; j < ops.size(); ++j) {
-      const std::size_t o = (j + std::size_t(round)) % ops.size();
-      const double t = time_once(ops[o]);
-      if (round >= 3) us[o].push_back(t);
-    }
-  auto median = [](std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-  };
+  const std::vector<double> us = dist_bench::interleaved_medians(
+      time_once, {gemm, gemm_same_variant, reduce_scatter, [&] { gemm(), reduce_scatter(); }, fused, fused_kernel_alone}, iters);
   Result r{};
-  r.gemm_us = median(us[0]);
-  r.gemm_same_variant_us = median(us[1]);
-  r.rs_us = median(us[2]);
-  r.gemm_then_rs_us = median(us[3]);
-  r.fused_us = median(us[4]);
-  r.fused_gemm_part_us = median(us[5]);
+  r.gemm_us = us[0];
+  r.gemm_same_variant_us = us[1];
+  r.rs_us = us[2];
+  r.gemm_then_rs_us = us[3];
+  r.fused_us = us[4];
+  r.fused_gemm_part_us = us[5];
   // Run the fused op once more so `out` is this epoch's result of a full launch.
   fused();
   check(cudaStreamSynchronize(stream), "sync");
@@ -193,72 +145,35 @@ Result run_shape(dist::NcclSession& session, Shape s, int iters) {
   r.nccl_err = scale > 0 ? nccl_err / scale : nccl_err;
   r.checked = shard;
   session.barrier(stream);
-  cudaFree(slowest), cudaFree(a), cudaFree(b), cudaFree(d), cudaFree(rs_out), cudaFree(out);
-  cudaEventDestroy(start), cudaEventDestroy(stop), cudaStreamDestroy(stream);
+  cudaFree(a), cudaFree(b), cudaFree(d), cudaFree(rs_out), cudaFree(out);
+  cudaStreamDestroy(stream);
   return r;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  int world = 2, iters = 10;
-  std::vector<Shape> shapes;
-  std::string json;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) throw std::runtime_error(arg + " needs a value");
-      return argv[++i];
-    };
-    try {
-      if (arg == "--world") world = std::stoi(next());
-      else if (arg == "--iters") iters = std::stoi(next());
-      else if (arg == "--json") json = next();
-      else if (arg == "--shape") {
-        Shape s{};
-        if (std::sscanf(next().c_str(), "%dx%dx%d", &s.m, &s.n, &s.k) != 3) throw std::runtime_error("--shape takes MxNxK");
-        shapes.push_back(s);
-      } else {
-        throw std::runtime_error("unknown argument " + arg);
-      }
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "ERROR: %s\n", e.what());
-      return 2;
+  return dist_bench::run_benchmark(argc, argv, {{8192, 8192, 8192}, {16384, 8192, 28672}},
+                                   [](dist::NcclSession& session, Shape s, int iters) {
+    const int w = session.world();
+    const Result r = run_shape(session, s, iters);
+    const double tflops = 2.0 * s.m * s.n * (double)s.k / w / 1e6;  // per GPU, / us -> TFLOP/s
+    const double best_alone = std::max(r.gemm_us, r.rs_us);
+    char line[1024];
+    std::snprintf(line, sizeof line,
+                  "{\"world\": %d, \"m\": %d, \"n\": %d, \"k\": %d, \"gemm_us\": %.1f, \"reduce_scatter_us\": %.1f, "
+                  "\"gemm_then_reduce_scatter_us\": %.1f, \"fused_us\": %.1f, \"fused_over_max_alone\": %.3f, "
+                  "\"speedup_over_sequential\": %.3f, \"gemm_tflops_per_gpu\": %.1f, \"gemm_fused_variant_us\": %.1f, \"fused_kernel_alone_us\": %.1f, \"fused_err\": %.2e, "
+                  "\"nccl_err\": %.2e, \"elements_differing_from_nccl\": %lld, \"elements_checked\": %lld}",
+                  w, s.m, s.n, s.k, r.gemm_us, r.rs_us, r.gemm_then_rs_us, r.fused_us, r.fused_us / best_alone,
+                  r.gemm_then_rs_us / r.fused_us, tflops / r.gemm_us, r.gemm_same_variant_us, r.fused_gemm_part_us, r.fused_err, r.nccl_err, r.differ, r.checked);
+    // Every rank checks its own shard.
+    dist_bench::ShapeReport report{line, ""};
+    if (!(r.fused_err <= 1.0 / 256)) {
+      char why[256];
+      std::snprintf(why, sizeof why, "fused result off the f32 reference by %.3e of its largest value (NCCL's: %.3e)", r.fused_err, r.nccl_err);
+      report.error = why;
     }
-  }
-  if (shapes.empty()) shapes = {{8192, 8192, 8192}, {16384, 8192, 28672}};
-  try {
-    return dist::run_local_ranks(world, [&](int rank, int w, const ncclUniqueId& id) {
-      dist::NcclSession session(rank, w, id);
-      FILE* out = rank == 0 && !json.empty() ? std::fopen(json.c_str(), "w") : nullptr;
-      if (out) std::fprintf(out, "[\n");
-      for (std::size_t i = 0; i < shapes.size(); ++i) {
-        const Shape s = shapes[i];
-        const Result r = run_shape(session, s, iters);
-        const double tflops = 2.0 * s.m * s.n * (double)s.k / w / 1e6;  // per GPU, / us -> TFLOP/s
-        const double best_alone = std::max(r.gemm_us, r.rs_us);
-        char line[1024];
-        std::snprintf(line, sizeof line,
-                      "{\"world\": %d, \"m\": %d, \"n\": %d, \"k\": %d, \"gemm_us\": %.1f, \"reduce_scatter_us\": %.1f, "
-                      "\"gemm_then_reduce_scatter_us\": %.1f, \"fused_us\": %.1f, \"fused_over_max_alone\": %.3f, "
-                      "\"speedup_over_sequential\": %.3f, \"gemm_tflops_per_gpu\": %.1f, \"gemm_fused_variant_us\": %.1f, \"fused_kernel_alone_us\": %.1f, \"fused_err\": %.2e, "
-                      "\"nccl_err\": %.2e, \"elements_differing_from_nccl\": %lld, \"elements_checked\": %lld}",
-                      w, s.m, s.n, s.k, r.gemm_us, r.rs_us, r.gemm_then_rs_us, r.fused_us, r.fused_us / best_alone,
-                      r.gemm_then_rs_us / r.fused_us, tflops / r.gemm_us, r.gemm_same_variant_us, r.fused_gemm_part_us, r.fused_err, r.nccl_err, r.differ, r.checked);
-        // Every rank checks its own shard; each prints its line (rank 0's goes to the JSON).
-        std::printf("rank %d: %s\n", rank, line);
-        if (out) std::fprintf(out, "  %s%s\n", line, i + 1 < shapes.size() ? "," : "");
-        if (!(r.fused_err <= 1.0 / 256)) {
-          std::fprintf(stderr, "ERROR: rank %d: fused result off the f32 reference by %.3e of its largest value (NCCL's: %.3e)\n",
-                       rank, r.fused_err, r.nccl_err);
-          return 1;
-        }
-      }
-      if (out) std::fprintf(out, "]\n"), std::fclose(out);
-      return 0;
-    });
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "ERROR: %s\n", e.what());
-    return 1;
-  }
+    return report;
+  });
 }

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# The multi-GPU run of the fused GEMM + reduce-scatter (docs/12_distributed.md), on a device machine
-# with several GPUs: build the simulated-ranks GPU test and bench/dist/dist_gemm_rs, run the test
-# on GPU 0, then the benchmark for each world size that fits. NVLink multicast stays off.
+# The multi-GPU runs of the fused GEMM + reduce-scatter and all-gather + GEMM (docs/12_distributed.md),
+# on a device machine with several GPUs: build the simulated-ranks GPU test and bench/dist/dist_gemm_rs
+# and dist_gemm_ag, run the test on GPU 0, then each benchmark for each world size that fits. NVLink
+# multicast stays off.
 #
 #   SHAPES="--shape 8192x8192x8192 --shape 16384x8192x28672" WORLDS="2 4" bash scripts/device/dist.sh
-# Environment: SHAPES, WORLDS (default "2 4"; "none": the test only), ITERS (10), TMO (seconds per
-#   world, 150), TEST_TMO (the simulated-ranks test, 90), WORLDS_ANYWAY (bench even if the test failed),
+# Environment: BENCHES ("rs ag"), SHAPES (one list for every bench; default: each bench's own), WORLDS (default "2 4"; "none": the test only), ITERS (10), TMO (seconds per
+#   world and bench, 150), TEST_TMO (the simulated-ranks test, 90), WORLDS_ANYWAY (bench even if the test failed),
 #   BUILD_DIR (/tmp/b), OUT (results: dist_gemm_rs_w<W>.json, build.log).
 export PATH=$PATH:/usr/local/cuda/bin NCCL_NVLS_ENABLE=0 NVSHMEM_DISABLE_NVLS=1 TORCH_SYMM_MEM_DISABLE_MULTICAST=1
 set -u
@@ -16,20 +17,25 @@ mkdir -p "$OUT"
 nvidia-smi -L; nvidia-smi topo -m | head -8
 cmake -S "$root" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90a \
   -DCMAKE_CUDA_FLAGS="--split-compile=8" > "$OUT/build.log" 2>&1
-cmake --build "$BUILD_DIR" -j"$(nproc)" --target dist_gemm_rs dist_gpu_tests >> "$OUT/build.log" 2>&1 ||
+cmake --build "$BUILD_DIR" -j"$(nproc)" --target dist_gemm_rs dist_gemm_ag dist_gpu_tests >> "$OUT/build.log" 2>&1 ||
   { grep -E "error|FAILED" "$OUT/build.log" | head -30; exit 1; }
-cuobjdump -res-usage "$(find "$BUILD_DIR" -name dist_gemm_rs -type f)" 2>&1 | grep -A1 "ReduceScatter" | grep -o "REG:[0-9]*\|STACK:[0-9]*\|LOCAL:[0-9]*" | paste - - - | sort | uniq -c
+for b in rs ag; do  # registers and spills of the fused kernels
+  cuobjdump -res-usage "$(find "$BUILD_DIR" -name "dist_gemm_$b" -type f)" 2>&1 | grep -A1 "ReduceScatter\|AllGather" |
+    grep -o "REG:[0-9]*\|STACK:[0-9]*\|LOCAL:[0-9]*" | paste - - - | sort | uniq -c
+done
 CUDA_VISIBLE_DEVICES=0 timeout "${TEST_TMO:-90}" "$(find "$BUILD_DIR" -name dist_gpu_tests -type f)" > "$OUT/dist_gpu_tests.log" 2>&1
 status=$?
-grep -E "OK|FAIL|PASSED|rror" "$OUT/dist_gpu_tests.log" | head -20
+grep -E "OK|FAIL|PASSED|rror" "$OUT/dist_gpu_tests.log" | head -30
 if [ $status -ne 0 ]; then echo "dist_gpu_tests: exit $status"; tail -30 "$OUT/dist_gpu_tests.log"; [ -n "${WORLDS_ANYWAY:-}" ] || exit 1; fi
 [ "${WORLDS:-2 4}" = "none" ] && exit 0
-bench=$(find "$BUILD_DIR" -name dist_gemm_rs -type f)
 gpus=$(nvidia-smi -L | wc -l)
-for w in ${WORLDS:-2 4}; do
-  [ "$w" -le "$gpus" ] || continue
-  echo "== world $w"
-  # shellcheck disable=SC2086
-  timeout "${TMO:-150}" "$bench" --world "$w" --iters "${ITERS:-10}" ${SHAPES:-} --json "$OUT/dist_gemm_rs_w$w.json" 2>&1 |
-    grep -E "rank 0|ERROR|rror"
+for b in ${BENCHES:-rs ag}; do
+  bench=$(find "$BUILD_DIR" -name "dist_gemm_$b" -type f)
+  for w in ${WORLDS:-2 4}; do
+    [ "$w" -le "$gpus" ] || continue
+    echo "== $b, world $w"
+    # shellcheck disable=SC2086
+    timeout "${TMO:-150}" "$bench" --world "$w" --iters "${ITERS:-10}" ${SHAPES:-} --json "$OUT/dist_gemm_${b}_w$w.json" 2>&1 |
+      grep -E "rank 0|ERROR|rror"
+  done
 done

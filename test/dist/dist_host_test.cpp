@@ -2,11 +2,14 @@
 // layout, and the order a rank's GEMM computes its tiles in (with the chunks the copy engines send).
 #include <gtest/gtest.h>
 
+#include <cute_dsl/dist/all_gather_layout.hpp>
+#include <cute_dsl/dist/all_gather_order.hpp>
 #include <cute_dsl/dist/reduce_scatter_layout.hpp>
 #include <cute_dsl/dist/reduce_scatter_schedule.hpp>
 #include <cute_dsl/kernels/gemm_tile_scheduler.hpp>
 #include <cute_dsl/dist/row_owners.hpp>
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <tuple>
@@ -14,6 +17,7 @@
 
 namespace {
 
+using cute_dsl::dist::AllGatherLayout;
 using cute_dsl::dist::ReduceScatterLayout;
 using cute_dsl::dist::ReduceScatterSchedule;
 using cute_dsl::dist::RowOwners;
@@ -124,6 +128,92 @@ TEST(ReduceScatterSchedule, AlignedOwnersGiveOneGroupPerOwnerNextRankFirst) {
   EXPECT_EQ(plan.group_of(4095 / 256), 3);  // its own last
   EXPECT_EQ(plan.bands, 4);
   EXPECT_EQ(plan.chunk_tiles(0, 0), 8u * 2 * 8);
+}
+
+// The all-gather's pieces: every row of every shard in exactly one piece of its owner, in order,
+// piece_of agreeing with piece_begin; flags below the gathered rows; pieces of ~kPieceBytes.
+TEST(AllGatherLayout, PiecesCoverEachShardOnceInOrder) {
+  for (int world : {1, 2, 3, 4, 8})
+    for (auto [m, k] : {std::pair{1, 8}, std::pair{6, 64}, std::pair{1000, 264}, std::pair{8192, 8192}, std::pair{16384, 8192},
+                        std::pair{4096, 4096}}) {
+      const AllGatherLayout l{m, k, world, 2};
+      const RowOwners owners = l.owners();
+      ASSERT_GE(l.pieces(), 1);
+      ASSERT_LE(l.pieces(), AllGatherLayout::kMaxPieces);
+      if (l.pieces() < AllGatherLayout::kMaxPieces)  // fewer pieces only when each is small enough
+        EXPECT_LE((long long)owners.max_rows() * l.row_bytes(), l.pieces() * AllGatherLayout::kPieceBytes);
+      for (int s = 0; s < world; ++s) {
+        EXPECT_EQ(l.piece_begin(s, 0), owners.begin(s));
+        EXPECT_EQ(l.piece_begin(s, l.pieces()), owners.begin(s + 1));
+        for (int j = 0; j < l.pieces(); ++j) {
+          EXPECT_LE(l.piece_begin(s, j), l.piece_begin(s, j + 1));
+          for (int row = l.piece_begin(s, j); row < l.piece_begin(s, j + 1); ++row) ASSERT_EQ(l.piece_of(row), j) << m << " " << world << " " << row;
+        }
+      }
+      EXPECT_EQ(AllGatherLayout::gathered_offset() % 256, 0);
+      EXPECT_GE(l.bytes(), AllGatherLayout::gathered_offset() + (long long)m * k * 2);
+      for (int s = 0; s < cute_dsl::dist::kMaxRanks; ++s) {
+        EXPECT_LE(AllGatherLayout::ready_offset(s) + 4, AllGatherLayout::pulled_offset(0));
+        EXPECT_LE(AllGatherLayout::pulled_offset(s) + 4, AllGatherLayout::arrived_offset(0, 0));
+      }
+    }
+  EXPECT_EQ((AllGatherLayout{8192, 8192, 2, 2}.pieces()), 16);  // 64 MiB shards: 4 MiB pieces
+  EXPECT_EQ((AllGatherLayout{8192, 8192, 4, 2}.pieces()), 8);
+}
+
+// A rank's GEMM order for the all-gather: every tile once; the rotated tile rows put the owners in
+// the order its copy stream pulls them (its own first, then rank + 1, ...), with a tile row that
+// straddles the previous owner and this rank last; the scheduler takes the groups of rotated rows
+// one after the other; the first tile holds own rows only when the rank owns a whole tile row.
+template <int TileM, int TileN, int ClusterM>
+void check_all_gather_order(int m, int n, int world) {
+  using Scheduler = cute_dsl::kernels::GemmTileScheduler<TileM, TileN, ClusterM>;
+  constexpr int kRows = TileM * ClusterM;
+  const AllGatherLayout layout{m, 64, world, 2};
+  const RowOwners owners = layout.owners();
+  const int tiles_m = (m + kRows - 1) / kRows;
+  for (int rank = 0; rank < world; ++rank) {
+    SCOPED_TRACE(std::to_string(m) + " x " + std::to_string(n) + ", world " + std::to_string(world) + ", rank " + std::to_string(rank) +
+                 ", tile " + std::to_string(kRows) + " x " + std::to_string(TileN));
+    const cute_dsl::kernels::GemmRowOrder order = cute_dsl::dist::all_gather_row_order(layout, rank, kRows);
+    // Owners in pull order along the rotated rows (the distance of each row's first owner).
+    int last_distance = 0;
+    for (int q = 0; q < tiles_m; ++q) {
+      const int row0 = (q + order.rotation) % tiles_m * kRows, row1 = std::min(row0 + kRows, m) - 1;
+      const bool straddles_previous = row0 < owners.begin(rank) && row1 >= owners.begin(rank);
+      if (straddles_previous) {
+        EXPECT_EQ(q, tiles_m - 1) << "the tile row straddling the previous owner is not last";
+        continue;
+      }
+      const int distance = (owners.owner(row0) - rank + world) % world;
+      EXPECT_GE(distance, last_distance) << "rotated row " << q;
+      last_distance = distance;
+    }
+    Scheduler scheduler(m, n, 1);
+    scheduler.rows = &order;
+    std::set<std::pair<int, int>> seen;
+    int last_group = 0;
+    for (int t = 0; t < scheduler.cluster_tiles(); ++t) {
+      const auto tile = scheduler.tile(t, 0);
+      EXPECT_TRUE(seen.insert({tile.m_block, tile.n_block}).second) << "tile " << t << " twice";
+      const int q = (tile.m_block / kRows - order.rotation + tiles_m) % tiles_m;
+      EXPECT_GE(q / order.group_rows, last_group) << "tile " << t << " goes back to an earlier group";
+      last_group = q / order.group_rows;
+    }
+    EXPECT_EQ(int(seen.size()), scheduler.cluster_tiles());
+    if (owners.rows(rank) >= 2 * kRows) {
+      EXPECT_EQ(owners.owner(scheduler.tile(0, 0).m_block), rank);
+    }
+  }
+}
+
+TEST(AllGatherOrder, OwnRowsFirstThenPeersInPullOrderEveryTileOnce) {
+  for (int world : {1, 2, 3, 4, 8})
+    for (auto [m, n] : {std::pair{1, 1}, std::pair{6, 64}, std::pair{200, 384}, std::pair{1000, 520}, std::pair{8192, 8192},
+                        std::pair{4096, 3000}}) {
+      check_all_gather_order<128, 256, 2>(m, n, world);
+      check_all_gather_order<128, 128, 1>(m, n, world);
+    }
 }
 
 }  // namespace

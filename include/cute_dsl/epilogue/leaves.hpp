@@ -58,6 +58,10 @@ struct Acc : KeyedLeaf<Acc, LeafKind::acc, 0, float> {
 // spilled ~10 epilogue addresses and reloaded them every tile (ptxas / nvdisasm, 2026-11-26).
 template <class Tree>
 inline constexpr bool kEvaluatesToAccumulator = is_same_v<Tree, Acc>;
+// A root that passes its child on (node.hpp: Transparent) evaluates to what the child does.
+template <class Tree>
+  requires requires { typename Tree::transparent_child; }
+inline constexpr bool kEvaluatesToAccumulator<Tree> = kEvaluatesToAccumulator<typename Tree::transparent_child>;
 
 template <class T>
 struct CSource : KeyedLeaf<CSource<T>, LeafKind::c_source, 0, T> {

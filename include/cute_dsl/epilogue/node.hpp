@@ -148,6 +148,32 @@ struct PassThrough {
   }
 };
 
+// The common part of roots that add communication around the tree (reduce_scatter.hpp,
+// all_gather.hpp): the child's leaves, outputs and value are the root's own.
+template <class Child>
+struct Transparent {
+  using epilogue_node = void;
+  using transparent_child = Child;
+  static constexpr int kLeaves = Child::kLeaves;
+  static constexpr int kOutputs = Child::kOutputs;
+  CUTE_DSL_HOST_DEVICE static constexpr int leaf_key(int i) { return Child::leaf_key(i); }
+  CUTE_DSL_HOST_DEVICE static constexpr int leaf_code(int i) { return Child::leaf_code(i); }
+  CUTE_DSL_HOST_DEVICE static constexpr int output_key(int i) { return Child::output_key(i); }
+  Child child;
+  template <int Pos, class Table, class V>
+  CUTE_DSL_HOST_DEVICE void load(ElementContext<V> const& ctx, V* values) const {
+    child.template load<Pos, Table>(ctx, values);
+  }
+  template <int Pos, int Out, class Table, class V, class Sink>
+  CUTE_DSL_HOST_DEVICE V compute(ElementContext<V> const& ctx, V const* values, Sink& sink) const {
+    return child.template compute<Pos, Out, Table>(ctx, values, sink);
+  }
+  template <int Out, class Visit>
+  CUTE_DSL_HOST_DEVICE constexpr void visit_outputs(Visit& visit) const {
+    if constexpr (Child::kOutputs > 0) child.template visit_outputs<Out>(visit);
+  }
+};
+
 // Outputs (stores, reductions) of the whole tree: each key once.
 template <class Root>
 CUTE_DSL_HOST_DEVICE constexpr bool outputs_distinct() {

@@ -34,17 +34,10 @@
 namespace cute_dsl::epilogue {
 
 template <class T, class Child>
-struct ReduceScatter {
-  using epilogue_node = void;
+struct ReduceScatter : Transparent<Child> {
   using element_type = T;
   static constexpr bool kRoutesTiles = true;  // the kernel hands whole tiles to route_* below
-  static constexpr int kLeaves = Child::kLeaves;
-  static constexpr int kOutputs = Child::kOutputs;
-  CUTE_DSL_HOST_DEVICE static constexpr int leaf_key(int i) { return Child::leaf_key(i); }
-  CUTE_DSL_HOST_DEVICE static constexpr int leaf_code(int i) { return Child::leaf_code(i); }
-  CUTE_DSL_HOST_DEVICE static constexpr int output_key(int i) { return Child::output_key(i); }
 
-  Child child;
   dist::SymmetricView window;        // the symmetric buffer, laid out as `layout` says
   dist::ReduceScatterLayout layout;  // M, N, world, sizeof(T)
   T* out;                            // this rank's rows: row begin(rank) + r at out + r * ldo
@@ -54,19 +47,6 @@ struct ReduceScatter {
   // This rank's tile order and chunks for the GEMM variant that runs it: filled by the launcher
   // (kernels::gemm_sm90_reduce_scatter_tree), read by the kernel from its parameters.
   dist::ReduceScatterSchedule schedule{};
-
-  template <int Pos, class Table, class V>
-  CUTE_DSL_HOST_DEVICE void load(ElementContext<V> const& ctx, V* values) const {
-    child.template load<Pos, Table>(ctx, values);
-  }
-  template <int Pos, int Out, class Table, class V, class Sink>
-  CUTE_DSL_HOST_DEVICE V compute(ElementContext<V> const& ctx, V const* values, Sink& sink) const {
-    return child.template compute<Pos, Out, Table>(ctx, values, sink);
-  }
-  template <int Out, class Visit>
-  CUTE_DSL_HOST_DEVICE constexpr void visit_outputs(Visit& visit) const {
-    if constexpr (Child::kOutputs > 0) child.template visit_outputs<Out>(visit);
-  }
 
   CUTE_DSL_HOST_DEVICE constexpr dist::RowOwners owners() const { return layout.owners(); }
   // Rank `peer`'s partial product (row-major, N columns apart), mapped into this GPU.
@@ -85,14 +65,10 @@ struct ReduceScatter {
 template <class T, EpilogueNode Child>
 CUTE_DSL_HOST_DEVICE constexpr ReduceScatter<T, Child> reduce_scatter(dist::SymmetricView window, dist::ReduceScatterLayout layout,
                                                                       T* out, long long ldo, unsigned epoch, Child const& child) {
-  return {child, window, layout, out, ldo, epoch};
+  return {{child}, window, layout, out, ldo, epoch};
 }
 
 template <class Tree>
 concept RoutesTiles = requires { Tree::kRoutesTiles; };
-
-// The partial is acc(): nothing to evaluate (leaves.hpp).
-template <class T, class Child>
-inline constexpr bool kEvaluatesToAccumulator<ReduceScatter<T, Child>> = kEvaluatesToAccumulator<Child>;
 
 }  // namespace cute_dsl::epilogue

@@ -93,6 +93,7 @@ struct GemmSm90Params {
 #include "cute_dsl/arch/sm90/setmaxnreg.hpp"
 #include "cute_dsl/arch/sm90/tma_copy.hpp"
 #include "cute_dsl/arch/sm90/wgmma.hpp"
+#include "cute_dsl/epilogue/all_gather.hpp"
 #include "cute_dsl/epilogue/gemm_reduce_scatter.hpp"
 #include "cute_dsl/epilogue/gemm_visit.hpp"
 #include "cute_dsl/kernels/gemm_sm90_layouts.hpp"
@@ -353,9 +354,14 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
   static_assert(!kRouted || TmaLoads, "gemm_sm90_fused_kernel: a tile-routing epilogue publishes from the TMA producer's idle warp");
   using Scheduler = GemmTileScheduler<TileM, TileN, ClusterM>;
   Scheduler scheduler(p.epilogue.m, p.epilogue.n, p.l);
-  // Routed: the other owners' rows first, this rank's own last (dist/reduce_scatter_schedule.hpp;
-  // the launcher computed it for this variant: parameters, not registers).
+  // Routed: the other owners' rows first, this rank's own last (dist/reduce_scatter_schedule.hpp).
+  // Gated (an all-gathered A, epilogue/all_gather.hpp): the own rows first, then the peers' in the
+  // order their shards arrive (dist/all_gather_order.hpp). The launcher computed either for this
+  // variant: parameters, not registers.
+  constexpr bool kGated = epilogue::GatesTiles<Fusion>;
+  static_assert(!kGated || TmaLoads, "gemm_sm90_fused_kernel: a gated A is waited for by the TMA producer");
   if constexpr (kRouted) scheduler.rows = &fusion.schedule.order;
+  else if constexpr (kGated) scheduler.rows = &fusion.order;
   const int k_tiles = (p.k + kTileK - 1) / kTileK;
   // Split-K is compiled into the variants whose accumulators leave room for its reduction (<= 64
   // per thread; the 256-column tiles spilled with it): the launcher splits only those.
@@ -381,6 +387,7 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
         for (int t = first; t < tiles; t += step) {
           const GemmWork work = scheduler.work(t, cta_rank, splits, k_tiles);
           const GemmTile tile = work.tile;
+          if constexpr (kGated) epilogue::wait_for_tile_rows(fusion, tile.m_block, TileM);  // its rows of A have arrived
           for (int kt = work.k_begin; kt < work.k_end; ++kt, ++state) {
             ring.producer_acquire(state);  // stage empty in this CTA; its bytes announced on full
             auto& full = *ring.producer_barrier(state);

@@ -276,6 +276,9 @@ cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t st
     // before the device is touched.
     if (fusion.schedule.tile_rows != TileM * ClusterM || fusion.schedule.tile_n != TileN) return cudaErrorInvalidValue;
   }
+  if constexpr (epilogue::GatesTiles<Fusion>) {  // the same for the row order of a gated A (kernels::gemm_sm90_all_gather_tree)
+    if (fusion.order_tile_rows != TileM * ClusterM) return cudaErrorInvalidValue;
+  }
   static std::atomic<bool> attr_set[kCachedDevices];  // the attribute is per device
   static std::atomic<int> max_clusters_by_device[kCachedDevices];  // 0: not computed yet
   int device = 0;
@@ -350,7 +353,7 @@ cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t st
   }
   const int units = tiles.units(p.splits);
   int clusters = units < max_clusters ? units : max_clusters;
-  if constexpr (epilogue::RoutesTiles<Fusion>) {  // fewer CTAs: at most max_ctas (tests that share one GPU among simulated ranks)
+  if constexpr (requires { fusion.max_ctas; }) {  // fewer CTAs: at most max_ctas (tests that share one GPU among simulated ranks)
     if (fusion.max_ctas > 0 && clusters * ClusterM > fusion.max_ctas) clusters = fusion.max_ctas / ClusterM > 0 ? fusion.max_ctas / ClusterM : 1;
   }
   config.gridDim = dim3(clusters * ClusterM);

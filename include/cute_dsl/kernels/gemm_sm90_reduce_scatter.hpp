@@ -17,50 +17,15 @@
 
 #if CUTE_DSL_HOST_ONLY_CODE && defined(__CUDACC__)
 
-#include <cuda.h>
-#include <cuda_runtime.h>
-
-#include <mutex>
 #include <string>
 
 #include "cute_dsl/dist/reduce_scatter_schedule.hpp"
 #include "cute_dsl/epilogue/gemm_reduce_scatter.hpp"
 #include "cute_dsl/epilogue/reduce_scatter.hpp"
+#include "cute_dsl/kernels/comm_stream.hpp"
 #include "cute_dsl/kernels/gemm_sm90_launch.hpp"
 
 namespace cute_dsl::kernels {
-
-namespace detail {
-
-// cuStreamWaitValue32 / cuStreamWriteValue32 (CUDA 12 ABI), fetched once.
-struct StreamMemoryOps {
-  CUresult (*wait)(CUstream, CUdeviceptr, cuuint32_t, unsigned) = nullptr;
-  CUresult (*write)(CUstream, CUdeviceptr, cuuint32_t, unsigned) = nullptr;
-};
-
-inline cudaError_t stream_memory_ops(StreamMemoryOps& ops) {
-  static std::once_flag once;
-  static StreamMemoryOps fetched;
-  static cudaError_t result = cudaSuccess;
-  std::call_once(once, [] {
-    cudaDriverEntryPointQueryResult status{};
-    void* fn = nullptr;
-    if ((result = cudaGetDriverEntryPointByVersion("cuStreamWaitValue32", &fn, 12000, cudaEnableDefault, &status)) != cudaSuccess) return;
-    if (status != cudaDriverEntryPointSuccess || fn == nullptr) return void(result = cudaErrorNotSupported);
-    fetched.wait = reinterpret_cast<decltype(fetched.wait)>(fn);
-    if ((result = cudaGetDriverEntryPointByVersion("cuStreamWriteValue32", &fn, 12000, cudaEnableDefault, &status)) != cudaSuccess) return;
-    if (status != cudaDriverEntryPointSuccess || fn == nullptr) return void(result = cudaErrorNotSupported);
-    fetched.write = reinterpret_cast<decltype(fetched.write)>(fn);
-  });
-  ops = fetched;
-  return result;
-}
-
-inline cudaError_t from_driver(CUresult r) {
-  return r == CUDA_SUCCESS ? cudaSuccess : r == CUDA_ERROR_NOT_SUPPORTED ? cudaErrorNotSupported : cudaErrorUnknown;
-}
-
-}  // namespace detail
 
 // The GEMM's own arguments: its D is this rank's partial product in the window (M x N), whatever
 // args.d says (the launch writes `out`, never args.d).
@@ -111,48 +76,25 @@ cudaError_t gemm_sm90_reduce_scatter(const GemmSm90Arguments<TA, T>& args, epilo
   if (!gemm_sm90_reduce_scatter_unsupported(args, tree).empty()) return cudaErrorInvalidValue;
   detail::StreamMemoryOps ops;
   if (cudaError_t err = detail::stream_memory_ops(ops); err != cudaSuccess) return err;
-  int device = 0;
-  if (cudaError_t err = cudaGetDevice(&device); err != cudaSuccess) return err;
-
-  // The side stream and its fork / join events: the device's, made once, or the caller's stream
-  // with events of this call.
-  static std::mutex lock;
-  static cudaStream_t sides[detail::kCachedDevices];
-  static cudaEvent_t forks[detail::kCachedDevices], joins[detail::kCachedDevices];
-  cudaStream_t side = comm_stream;
-  cudaEvent_t fork = nullptr, join = nullptr;
-  const bool own_events = comm_stream != nullptr;
-  if (own_events) {
-    if (cudaError_t err = cudaEventCreateWithFlags(&fork, cudaEventDisableTiming); err != cudaSuccess) return err;
-    if (cudaError_t err = cudaEventCreateWithFlags(&join, cudaEventDisableTiming); err != cudaSuccess) return err;
-  } else {
-    if (!detail::device_is_cached(device)) return cudaErrorInvalidDevice;
-    std::lock_guard<std::mutex> guard(lock);
-    if (sides[device] == nullptr) {
-      if (cudaError_t err = cudaStreamCreateWithFlags(&sides[device], cudaStreamNonBlocking); err != cudaSuccess) return err;
-      if (cudaError_t err = cudaEventCreateWithFlags(&forks[device], cudaEventDisableTiming); err != cudaSuccess) return err;
-      if (cudaError_t err = cudaEventCreateWithFlags(&joins[device], cudaEventDisableTiming); err != cudaSuccess) return err;
-    }
-    side = sides[device], fork = forks[device], join = joins[device];
-  }
+  detail::CommStream comm;
+  if (cudaError_t err = comm.open(comm_stream); err != cudaSuccess) return err;
 
   const dist::ReduceScatterLayout& l = tree.layout;
   const int me = tree.window.rank, world = l.world;
   const dist::RowOwners owners = l.owners();
   tree = gemm_sm90_reduce_scatter_tree<TileN, ClusterM>(tree);
   const dist::ReduceScatterSchedule& plan = tree.schedule;
-  const auto address = [](const void* p) { return reinterpret_cast<CUdeviceptr>(p); };
+  const auto address = detail::device_address;
   const std::size_t element = sizeof(T), pitch = std::size_t(l.n) * element;
 
   // This launch's tile counts start from zero (the GEMM adds one per tile).
   cudaError_t err = cudaMemsetAsync(tree.flag(me, dist::ReduceScatterLayout::counter_offset(0)), 0, 4 * std::size_t(l.max_chunks()), stream);
-  if (err == cudaSuccess) err = cudaEventRecord(fork, stream);
+  if (err == cudaSuccess) err = comm.fork_from(stream);
   if (err == cudaSuccess)
     err = gemm_sm90_fused_variant<MajorA, MajorB, TileN, Stages, ClusterM>(gemm_sm90_reduce_scatter_gemm_arguments(args, tree), tree, stream);
   // The GEMM (which read every partial received for this epoch) is done: tell the peers.
   for (int s = 0; s < world && err == cudaSuccess; ++s)
     if (s != me) err = detail::from_driver(ops.write(stream, address(tree.flag(s, dist::ReduceScatterLayout::done_offset(me))), tree.epoch, 0));
-  if (err == cudaSuccess) err = cudaStreamWaitEvent(side, fork);
 
   bool cleared[dist::kMaxRanks] = {};  // peers whose previous epoch is known read
   for (int g = 0; g < plan.groups() && err == cudaSuccess; ++g) {
@@ -172,29 +114,26 @@ cudaError_t gemm_sm90_reduce_scatter(const GemmSm90Arguments<TA, T>& args, epilo
           const int y1 = runs[run][1] < owners.begin(q + 1) ? runs[run][1] : owners.begin(q + 1);
           if (q == me || y0 >= y1) continue;
           if (!waited) {
-            err = detail::from_driver(ops.wait(side, address(tree.flag(me, dist::ReduceScatterLayout::counter_offset(chunk))),
+            err = detail::from_driver(ops.wait(comm.side, address(tree.flag(me, dist::ReduceScatterLayout::counter_offset(chunk))),
                                                plan.chunk_tiles(g, b), CU_STREAM_WAIT_VALUE_GEQ));
             waited = true;
           }
           if (err == cudaSuccess && !cleared[q]) {
-            err = detail::from_driver(ops.wait(side, address(tree.flag(me, dist::ReduceScatterLayout::done_offset(q))), tree.epoch - 1,
+            err = detail::from_driver(ops.wait(comm.side, address(tree.flag(me, dist::ReduceScatterLayout::done_offset(q))), tree.epoch - 1,
                                                CU_STREAM_WAIT_VALUE_GEQ));
             cleared[q] = true;
           }
           if (err == cudaSuccess)
             err = cudaMemcpy2DAsync(tree.received(q, me) + (long long)(y0 - owners.begin(q)) * l.n + c0, pitch,
                                     tree.partial(me) + (long long)y0 * l.n + c0, pitch, std::size_t(c1 - c0) * element, std::size_t(y1 - y0),
-                                    cudaMemcpyDefault, side);
+                                    cudaMemcpyDefault, comm.side);
           sent[q] = true;
         }
       for (int q = 0; q < world && err == cudaSuccess; ++q)
-        if (sent[q]) err = detail::from_driver(ops.write(side, address(tree.flag(q, l.arrived_offset(me, chunk))), tree.epoch, 0));
+        if (sent[q]) err = detail::from_driver(ops.write(comm.side, address(tree.flag(q, l.arrived_offset(me, chunk))), tree.epoch, 0));
     }
   }
-  if (cudaError_t e = cudaEventRecord(join, side); err == cudaSuccess) err = e;
-  if (cudaError_t e = cudaStreamWaitEvent(stream, join); err == cudaSuccess) err = e;
-  if (own_events) cudaEventDestroy(fork), cudaEventDestroy(join);
-  return err;
+  return comm.join_into(stream, err);
 }
 
 }  // namespace cute_dsl::kernels
