@@ -1,17 +1,16 @@
-// Fused GEMM + reduce-scatter across the GPUs of one host, against GEMM alone, NCCL's
-// reduce-scatter alone and GEMM followed by NCCL's reduce-scatter, in one run, interleaved.
+// Fused GEMM + reduce-scatter and GEMM + all-reduce across the GPUs of one host, against GEMM
+// alone, NCCL's collective alone and GEMM followed by NCCL's collective, in one run, interleaved.
 //
 //   dist_gemm_rs [--world P] [--iters N] [--shape MxNxK]... [--json FILE]
 //
 // Row-parallel layer: rank r holds A_r (M x K/P) and B_r (N x K/P); the output M x N = sum of the
-// ranks' A_r B_r^T is reduce-scattered along M (rank r: rows [r M/P, (r+1) M/P)). bf16 in and out,
-// f32 accumulation. One process per GPU (fork, NCCL communicator). Each timed op starts with a
-// barrier across ranks; its time is the slowest rank's (CUDA events on each rank's stream, max
-// over ranks through NCCL); the figure is the median over rounds (every round times each op
-// once, in rotating order).
-// Correctness: the fused output and GEMM-then-NCCL's, each against the exact-order-free reference
-// (NCCL's reduce-scatter in f32 of the same bf16 partials), as max |error| / max |reference|; the
-// fused one must stay within one bf16 rounding (2^-8); and how many elements differ from NCCL's.
+// ranks' A_r B_r^T is reduce-scattered along M (rank r: rows [r M/P, (r+1) M/P)), or all-reduced
+// (every rank: all of it). bf16 in and out, f32 accumulation. One process per GPU (fork, NCCL
+// communicator). Each timed op starts with a barrier across ranks; its time is the slowest rank's;
+// the figure is the median over interleaved rounds (dist_bench_util.hpp).
+// Correctness: the fused outputs and GEMM-then-NCCL's, each against the exact-order-free reference
+// (NCCL's collective in f32 of the same bf16 partials), as max |error| / max |reference|; the
+// fused ones must stay within one bf16 rounding (2^-8); and how many elements differ from NCCL's.
 #include <cuda_bf16.h>
 
 #include <cute_dsl/epilogue/epilogue.hpp>
@@ -47,13 +46,41 @@ __global__ void widen(T const* in, float* out, long long n) {
     out[i] = float(in[i]);
 }
 
-struct Result {
-  double gemm_us, rs_us, gemm_then_rs_us, fused_us;
-  double gemm_same_variant_us;  // the GEMM alone in the fused op's variant
-  double fused_gemm_part_us;  // the fused op's kernel alone (its peers' chunks already there: no transfer, no wait)
-  double fused_err, nccl_err;  // max |x - reference| / max |reference|
+// One collective's figures: alone, after the GEMM, fused; the fused output and NCCL's against
+// the f32 reference (max |x - reference| / max |reference|) and how many elements differ.
+struct Collective {
+  double alone_us, after_gemm_us, fused_us;
+  double fused_err, nccl_err;
   long long differ, checked;
 };
+
+struct Result {
+  double gemm_us;
+  double gemm_same_variant_us;  // the GEMM alone in the fused op's variant
+  double fused_kernel_alone_us;  // the fused reduce-scatter's kernel alone (its peers' chunks already there: no transfer, no wait)
+  Collective rs, ar;
+};
+
+// Fills the error fields of `c`: `got` and `nccl` (bf16) against `exact` (f32), `count` elements.
+void compare(T const* got, T const* nccl, float const* exact, long long count, Collective& c) {
+  std::vector<T> n(count), g(count);
+  std::vector<float> x(count);
+  check(cudaMemcpy(n.data(), nccl, sizeof(T) * count, cudaMemcpyDeviceToHost), "download");
+  check(cudaMemcpy(g.data(), got, sizeof(T) * count, cudaMemcpyDeviceToHost), "download");
+  check(cudaMemcpy(x.data(), exact, sizeof(float) * count, cudaMemcpyDeviceToHost), "download");
+  double scale = 0, fused_err = 0, nccl_err = 0;
+  for (float v : x) scale = std::max(scale, std::abs(double(v)));
+  c.differ = 0;
+  for (long long i = 0; i < count; ++i) {
+    if (std::memcmp(&n[i], &g[i], sizeof(T)) != 0) ++c.differ;
+    const double f = std::abs(double(float(g[i])) - x[i]), e = std::abs(double(float(n[i])) - x[i]);
+    fused_err = std::isnan(f) || f > fused_err ? (std::isnan(f) ? INFINITY : f) : fused_err;
+    nccl_err = std::max(nccl_err, e);
+  }
+  c.fused_err = scale > 0 ? fused_err / scale : fused_err;
+  c.nccl_err = scale > 0 ? nccl_err / scale : nccl_err;
+  c.checked = count;
+}
 
 Result run_shape(dist::NcclSession& session, Shape s, int iters) {
   const int rank = session.rank(), world = session.world();
@@ -62,20 +89,23 @@ Result run_shape(dist::NcclSession& session, Shape s, int iters) {
   const int kp = s.k / world;
   cudaStream_t stream;
   check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
-  T *a, *b, *d, *rs_out, *out;
+  T *a, *b, *d, *rs_out, *ar_out, *out;
   const long long mn = (long long)s.m * s.n, shard = mn / world;
   check(cudaMalloc(&a, sizeof(T) * (long long)s.m * kp), "cudaMalloc A");
   check(cudaMalloc(&b, sizeof(T) * (long long)s.n * kp), "cudaMalloc B");
   check(cudaMalloc(&d, sizeof(T) * mn), "cudaMalloc D");
   check(cudaMalloc(&rs_out, sizeof(T) * shard), "cudaMalloc rs_out");
+  check(cudaMalloc(&ar_out, sizeof(T) * mn), "cudaMalloc ar_out");
   check(cudaMalloc(&out, sizeof(T) * shard), "cudaMalloc out");
   dist_bench::fill_random<<<1024, 256, 0, stream>>>(a, (long long)s.m * kp, 1000u + 2 * rank);
   dist_bench::fill_random<<<1024, 256, 0, stream>>>(b, (long long)s.n * kp, 1001u + 2 * rank);
   check(cudaStreamSynchronize(stream), "fill");
 
+  // One window per collective (the all-reduce's holds the result as well), each its own epochs.
   const dist::ReduceScatterLayout layout{s.m, s.n, world, int(sizeof(T))};
-  dist::SymmetricBuffer window(session, std::size_t(layout.bytes()));
-  unsigned epoch = 0;
+  const dist::ReduceScatterLayout ar_layout{s.m, s.n, world, int(sizeof(T)), true};
+  dist::SymmetricBuffer window(session, std::size_t(layout.bytes())), ar_window(session, std::size_t(ar_layout.bytes()));
+  unsigned epoch = 0, ar_epoch = 0;
 
   kn::GemmSm90Arguments<T, T> args{};
   args.shape = {s.m, s.n, kp, 1};
@@ -89,11 +119,16 @@ Result run_shape(dist::NcclSession& session, Shape s, int iters) {
   auto reduce_scatter = [&] {
     check(ncclReduceScatter(d, rs_out, size_t(shard), ncclBfloat16, ncclSum, session.comm(), stream), "ncclReduceScatter");
   };
+  auto all_reduce = [&] { check(ncclAllReduce(d, ar_out, size_t(mn), ncclBfloat16, ncclSum, session.comm(), stream), "ncclAllReduce"); };
   auto fused = [&] {
     auto tree = ep::reduce_scatter(window.view(), layout, out, s.n, ++epoch, ep::acc());
     kn::GemmSm90Arguments<T, T> x = args;
     x.d = out;
     check(kn::gemm_sm90_reduce_scatter<GmmaMajor::K, GmmaMajor::K, 256, 4, 2>(x, tree, stream), "fused gemm + reduce-scatter");
+  };
+  auto fused_all_reduce = [&] {
+    auto tree = ep::all_reduce<T>(ar_window.view(), ar_layout, ++ar_epoch, ep::acc());
+    check(kn::gemm_sm90_reduce_scatter<GmmaMajor::K, GmmaMajor::K, 256, 4, 2>(args, tree, stream), "fused gemm + all-reduce");
   };
 
   dist_bench::SlowestRankTimer time_once(session, stream);
@@ -107,45 +142,34 @@ Result run_shape(dist::NcclSession& session, Shape s, int iters) {
   };
   fused();  // an epoch for fused_kernel_alone from the start
   const std::vector<double> us = dist_bench::interleaved_medians(
-      time_once, {gemm, gemm_same_variant, reduce_scatter, [&] { gemm(), reduce_scatter(); }, fused, fused_kernel_alone}, iters);
+      time_once,
+      {gemm, gemm_same_variant, reduce_scatter, [&] { gemm(), reduce_scatter(); }, fused, fused_kernel_alone, all_reduce,
+       [&] { gemm(), all_reduce(); }, fused_all_reduce},
+      iters);
   Result r{};
-  r.gemm_us = us[0];
-  r.gemm_same_variant_us = us[1];
-  r.rs_us = us[2];
-  r.gemm_then_rs_us = us[3];
-  r.fused_us = us[4];
-  r.fused_gemm_part_us = us[5];
-  // Run the fused op once more so `out` is this epoch's result of a full launch.
-  fused();
-  check(cudaStreamSynchronize(stream), "sync");
+  r.gemm_us = us[0], r.gemm_same_variant_us = us[1], r.fused_kernel_alone_us = us[5];
+  r.rs.alone_us = us[2], r.rs.after_gemm_us = us[3], r.rs.fused_us = us[4];
+  r.ar.alone_us = us[6], r.ar.after_gemm_us = us[7], r.ar.fused_us = us[8];
+  // Run the fused ops once more so that their outputs are a full launch's.
+  fused(), fused_all_reduce();
 
-  // The last fused output and GEMM then NCCL's reduce-scatter, against the f32 reference.
-  gemm(), reduce_scatter();
+  // The fused outputs and GEMM then NCCL's collective, against NCCL's collective in f32 of the
+  // same bf16 partials.
+  gemm(), reduce_scatter(), all_reduce();
   float *wide, *ref;
   check(cudaMalloc(&wide, sizeof(float) * mn), "cudaMalloc");
-  check(cudaMalloc(&ref, sizeof(float) * shard), "cudaMalloc");
+  check(cudaMalloc(&ref, sizeof(float) * mn), "cudaMalloc");
   widen<<<1024, 256, 0, stream>>>(d, wide, mn);
   check(ncclReduceScatter(wide, ref, size_t(shard), ncclFloat32, ncclSum, session.comm(), stream), "ncclReduceScatter f32");
   check(cudaStreamSynchronize(stream), "sync");
-  std::vector<T> nccl(shard), got(shard);
-  std::vector<float> exact(shard);
-  check(cudaMemcpy(nccl.data(), rs_out, sizeof(T) * shard, cudaMemcpyDeviceToHost), "download");
-  check(cudaMemcpy(got.data(), out, sizeof(T) * shard, cudaMemcpyDeviceToHost), "download");
-  check(cudaMemcpy(exact.data(), ref, sizeof(float) * shard, cudaMemcpyDeviceToHost), "download");
+  compare(out, rs_out, ref, shard, r.rs);
+  check(ncclAllReduce(wide, ref, size_t(mn), ncclFloat32, ncclSum, session.comm(), stream), "ncclAllReduce f32");
+  check(cudaStreamSynchronize(stream), "sync");
+  compare(ep::all_reduce<T>(ar_window.view(), ar_layout, 1u, ep::acc()).result(rank), ar_out, ref, mn, r.ar);
   cudaFree(wide), cudaFree(ref);
-  double scale = 0, fused_err = 0, nccl_err = 0;
-  for (float x : exact) scale = std::max(scale, std::abs(double(x)));
-  for (long long i = 0; i < shard; ++i) {
-    if (std::memcmp(&nccl[i], &got[i], sizeof(T)) != 0) ++r.differ;
-    const double f = std::abs(double(float(got[i])) - exact[i]), n = std::abs(double(float(nccl[i])) - exact[i]);
-    fused_err = std::isnan(f) || f > fused_err ? (std::isnan(f) ? INFINITY : f) : fused_err;
-    nccl_err = std::max(nccl_err, n);
-  }
-  r.fused_err = scale > 0 ? fused_err / scale : fused_err;
-  r.nccl_err = scale > 0 ? nccl_err / scale : nccl_err;
-  r.checked = shard;
   session.barrier(stream);
-  cudaFree(a), cudaFree(b), cudaFree(d), cudaFree(rs_out), cudaFree(out);
+  check(cudaStreamSynchronize(stream), "sync");
+  cudaFree(a), cudaFree(b), cudaFree(d), cudaFree(rs_out), cudaFree(ar_out), cudaFree(out);
   cudaStreamDestroy(stream);
   return r;
 }
@@ -158,22 +182,30 @@ int main(int argc, char** argv) {
     const int w = session.world();
     const Result r = run_shape(session, s, iters);
     const double tflops = 2.0 * s.m * s.n * (double)s.k / w / 1e6;  // per GPU, / us -> TFLOP/s
-    const double best_alone = std::max(r.gemm_us, r.rs_us);
-    char line[1024];
+    char line[2048];
     std::snprintf(line, sizeof line,
-                  "{\"world\": %d, \"m\": %d, \"n\": %d, \"k\": %d, \"gemm_us\": %.1f, \"reduce_scatter_us\": %.1f, "
-                  "\"gemm_then_reduce_scatter_us\": %.1f, \"fused_us\": %.1f, \"fused_over_max_alone\": %.3f, "
-                  "\"speedup_over_sequential\": %.3f, \"gemm_tflops_per_gpu\": %.1f, \"gemm_fused_variant_us\": %.1f, \"fused_kernel_alone_us\": %.1f, \"fused_err\": %.2e, "
-                  "\"nccl_err\": %.2e, \"elements_differing_from_nccl\": %lld, \"elements_checked\": %lld}",
-                  w, s.m, s.n, s.k, r.gemm_us, r.rs_us, r.gemm_then_rs_us, r.fused_us, r.fused_us / best_alone,
-                  r.gemm_then_rs_us / r.fused_us, tflops / r.gemm_us, r.gemm_same_variant_us, r.fused_gemm_part_us, r.fused_err, r.nccl_err, r.differ, r.checked);
-    // Every rank checks its own shard.
+                  "{\"world\": %d, \"m\": %d, \"n\": %d, \"k\": %d, \"gemm_us\": %.1f, \"gemm_tflops_per_gpu\": %.1f, "
+                  "\"gemm_fused_variant_us\": %.1f, \"fused_kernel_alone_us\": %.1f, "
+                  "\"reduce_scatter_us\": %.1f, \"gemm_then_reduce_scatter_us\": %.1f, \"fused_us\": %.1f, \"fused_over_max_alone\": %.3f, "
+                  "\"speedup_over_sequential\": %.3f, \"fused_err\": %.2e, \"nccl_err\": %.2e, \"elements_differing_from_nccl\": %lld, "
+                  "\"elements_checked\": %lld, "
+                  "\"all_reduce_us\": %.1f, \"gemm_then_all_reduce_us\": %.1f, \"fused_all_reduce_us\": %.1f, "
+                  "\"all_reduce_fused_over_max_alone\": %.3f, \"all_reduce_speedup_over_sequential\": %.3f, \"all_reduce_fused_err\": %.2e, "
+                  "\"all_reduce_nccl_err\": %.2e, \"all_reduce_elements_differing_from_nccl\": %lld, \"all_reduce_elements_checked\": %lld}",
+                  w, s.m, s.n, s.k, r.gemm_us, tflops / r.gemm_us, r.gemm_same_variant_us, r.fused_kernel_alone_us, r.rs.alone_us,
+                  r.rs.after_gemm_us, r.rs.fused_us, r.rs.fused_us / std::max(r.gemm_us, r.rs.alone_us), r.rs.after_gemm_us / r.rs.fused_us,
+                  r.rs.fused_err, r.rs.nccl_err, r.rs.differ, r.rs.checked, r.ar.alone_us, r.ar.after_gemm_us, r.ar.fused_us,
+                  r.ar.fused_us / std::max(r.gemm_us, r.ar.alone_us), r.ar.after_gemm_us / r.ar.fused_us, r.ar.fused_err, r.ar.nccl_err,
+                  r.ar.differ, r.ar.checked);
+    // Every rank checks its own rows (reduce-scatter) and its whole result (all-reduce).
     dist_bench::ShapeReport report{line, ""};
-    if (!(r.fused_err <= 1.0 / 256)) {
-      char why[256];
-      std::snprintf(why, sizeof why, "fused result off the f32 reference by %.3e of its largest value (NCCL's: %.3e)", r.fused_err, r.nccl_err);
-      report.error = why;
-    }
+    for (const Collective* c : {&r.rs, &r.ar})
+      if (!(c->fused_err <= 1.0 / 256)) {
+        char why[256];
+        std::snprintf(why, sizeof why, "fused %s result off the f32 reference by %.3e of its largest value (NCCL's: %.3e)",
+                      c == &r.rs ? "reduce-scatter" : "all-reduce", c->fused_err, c->nccl_err);
+        report.error += why;
+      }
     return report;
   });
 }

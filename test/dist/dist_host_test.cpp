@@ -56,6 +56,14 @@ TEST(ReduceScatterLayout, RegionsAreDisjointAlignedAndInsideTheBuffer) {
       EXPECT_EQ(l.partial_offset() % 256, 0);
       EXPECT_GE(l.partial_offset(), l.received_offset() + (world - 1) * l.slot_elements() * 2);
       EXPECT_GE(l.bytes(), l.partial_offset() + (long long)m * n * 2);
+      ReduceScatterLayout ar = l;  // the all-reduce's regions follow, disjoint
+      ar.all_reduce = true;
+      EXPECT_GE(ar.all_reduce_offset(), l.bytes());
+      EXPECT_LE(ar.result_free_offset(cute_dsl::dist::kMaxRanks - 1) + 4, ar.result_sent_offset(0));
+      EXPECT_LE(ar.result_sent_offset(cute_dsl::dist::kMaxRanks - 1) + 4, ar.reduced_offset(0));
+      EXPECT_LE(ar.reduced_offset(ar.max_chunks() - 1) + 4, ar.result_offset());
+      EXPECT_EQ(ar.result_offset() % 256, 0);
+      EXPECT_GE(ar.bytes(), ar.result_offset() + (long long)m * n * 2);
       for (int receiver = 0; receiver < world; ++receiver) {  // each sender its own slot, below world - 1
         std::set<int> slots;
         for (int sender = 0; sender < world; ++sender)
@@ -140,8 +148,9 @@ TEST(AllGatherLayout, PiecesCoverEachShardOnceInOrder) {
       const RowOwners owners = l.owners();
       ASSERT_GE(l.pieces(), 1);
       ASSERT_LE(l.pieces(), AllGatherLayout::kMaxPieces);
-      if (l.pieces() < AllGatherLayout::kMaxPieces)  // fewer pieces only when each is small enough
+      if (l.pieces() < AllGatherLayout::kMaxPieces) {  // fewer pieces only when each is small enough
         EXPECT_LE((long long)owners.max_rows() * l.row_bytes(), l.pieces() * AllGatherLayout::kPieceBytes);
+      }
       for (int s = 0; s < world; ++s) {
         EXPECT_EQ(l.piece_begin(s, 0), owners.begin(s));
         EXPECT_EQ(l.piece_begin(s, l.pieces()), owners.begin(s + 1));

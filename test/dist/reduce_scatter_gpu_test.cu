@@ -9,7 +9,8 @@
 //
 // Expected result, bit for bit: the plain GEMM of each rank (same variant: the same accumulators)
 // rounded to bf16, summed per row on the host in the node's order (the owner's partial, then the
-// others in rank order, in f32), rounded to bf16.
+// others in rank order, in f32), rounded to bf16. The all-reduce cases (epilogue::all_reduce) run
+// the same launches with a second side stream per rank and check every row of every rank's result.
 #include <cuda_bf16.h>
 
 #include <cute_dsl/epilogue/epilogue.hpp>
@@ -44,7 +45,9 @@ struct Case {
   int m, n, k_per_rank, world, launches;
 };
 
-template <class T = __nv_bfloat16>
+// AllReduce: the same launches built with epilogue::all_reduce; every rank's result (in its
+// window) must then hold every row's sum, bit for bit the owner's.
+template <class T = __nv_bfloat16, bool AllReduce = false>
 void run_case(Case c) {
   CUTE_DSL_REQUIRE_GPU(90);
   int sms = 0;
@@ -52,14 +55,14 @@ void run_case(Case c) {
   const std::uint32_t seed = cute_dsl_test::test_seed();
   SCOPED_TRACE("seed " + std::to_string(seed) + ", M " + std::to_string(c.m) + ", N " + std::to_string(c.n) + ", world " +
                std::to_string(c.world));
-  const dist::ReduceScatterLayout layout{c.m, c.n, c.world, int(sizeof(T))};
+  const dist::ReduceScatterLayout layout{c.m, c.n, c.world, int(sizeof(T)), AllReduce};
   const dist::RowOwners owners = layout.owners();
   const int k = c.k_per_rank;
 
   std::vector<std::unique_ptr<DeviceBuffer<TA>>> a, b;
   std::vector<std::unique_ptr<DeviceBuffer<T>>> partial, out;
   std::vector<std::unique_ptr<DeviceBuffer<char>>> window;
-  std::vector<cudaStream_t> streams(c.world), comm_streams(c.world);
+  std::vector<cudaStream_t> streams(c.world), comm_streams(c.world), result_streams(c.world);
   for (int r = 0; r < c.world; ++r) {
     std::vector<TA> ha, hb;
     for (float x : cute_dsl_test::random_vector<float>(std::size_t(c.m) * k, seed + 2 * r)) ha.push_back(TA(x));
@@ -74,6 +77,7 @@ void run_case(Case c) {
     CUTE_DSL_TEST_CUDA(window[r]->poison(0));
     CUTE_DSL_TEST_CUDA(cudaStreamCreateWithFlags(&streams[r], cudaStreamNonBlocking));
     CUTE_DSL_TEST_CUDA(cudaStreamCreateWithFlags(&comm_streams[r], cudaStreamNonBlocking));
+    CUTE_DSL_TEST_CUDA(cudaStreamCreateWithFlags(&result_streams[r], cudaStreamNonBlocking));
   }
   auto args = [&](int r, T* d) {
     kn::GemmSm90Arguments<TA, T> x{};
@@ -93,29 +97,38 @@ void run_case(Case c) {
   for (int launch = 1; launch <= c.launches; ++launch) {
     for (int r = 0; r < c.world; ++r) {
       CUTE_DSL_TEST_CUDA(out[r]->poison(0xFF));
+      if (AllReduce)  // every row of every result must be written again
+        CUTE_DSL_TEST_CUDA(cudaMemset(window[r]->get() + layout.result_offset(), 0xFF, sizeof(T) * std::size_t(c.m) * c.n));
     }
     CUTE_DSL_TEST_CUDA(cudaDeviceSynchronize());
+    std::vector<T*> results(c.world);
     for (int r = 0; r < c.world; ++r) {
       dist::SymmetricView view{};
       for (int s = 0; s < c.world; ++s) view.base[s] = window[s]->get();
       view.rank = r, view.world = c.world;
-      auto tree = ep::reduce_scatter(view, layout, out[r]->get(), c.n, unsigned(launch), ep::acc());
+      auto tree = AllReduce ? ep::all_reduce<T>(view, layout, unsigned(launch), ep::acc())
+                            : ep::reduce_scatter(view, layout, out[r]->get(), c.n, unsigned(launch), ep::acc());
       tree.max_ctas = (sms - 8) / c.world;
+      results[r] = tree.result(r);
       CUTE_DSL_TEST_CUDA((kn::gemm_sm90_reduce_scatter<GmmaMajor::K, GmmaMajor::K, 128, 6, 1>(args(r, out[r]->get()), tree, streams[r],
-                                                                                             comm_streams[r])));
+                                                                                             comm_streams[r], result_streams[r])));
     }
     CUTE_DSL_TEST_LAUNCHED();
     for (int r = 0; r < c.world; ++r) {
-      std::vector<T> got;
-      CUTE_DSL_TEST_CUDA(out[r]->download(got));
+      // Reduce-scatter: this rank's rows in `out`; all-reduce: every row in its result.
+      std::vector<T> got(std::size_t(c.m) * c.n);
+      if (AllReduce) CUTE_DSL_TEST_CUDA(cudaMemcpy(got.data(), results[r], sizeof(T) * got.size(), cudaMemcpyDeviceToHost));
+      else CUTE_DSL_TEST_CUDA(out[r]->download(got));
+      const int first = AllReduce ? 0 : owners.begin(r), last = AllReduce ? c.m : owners.begin(r + 1);
       int bad = 0;
-      for (int row = owners.begin(r); row < owners.begin(r + 1); ++row)
+      for (int row = first; row < last; ++row)
         for (int col = 0; col < c.n; ++col) {
           const std::size_t e = std::size_t(row) * c.n + col;
-          float want = float(hp[r][e]);
+          const int owner = owners.owner(row);  // the sum starts from the owner's partial
+          float want = float(hp[owner][e]);
           for (int s = 0; s < c.world; ++s)
-            if (s != r) want += float(hp[s][e]);
-          const T w = T(want), g = got[std::size_t(row - owners.begin(r)) * c.n + col];
+            if (s != owner) want += float(hp[s][e]);
+          const T w = T(want), g = got[std::size_t(row - first) * c.n + col];
           if (std::memcmp(&w, &g, sizeof(T)) != 0 && ++bad <= 5)
             ADD_FAILURE() << "launch " << launch << ", rank " << r << ", D(" << row << ", " << col << ") = " << float(g)
                           << ", expected " << float(w);
@@ -125,6 +138,7 @@ void run_case(Case c) {
   }
   for (cudaStream_t s : streams) cudaStreamDestroy(s);
   for (cudaStream_t s : comm_streams) cudaStreamDestroy(s);
+  for (cudaStream_t s : result_streams) cudaStreamDestroy(s);
 }
 
 // The launcher's refusals, on the host (no GPU needed): each names the rule.
@@ -155,6 +169,9 @@ TEST(ReduceScatterArguments, RefusedWithTheRuleTheyBreak) {
   EXPECT_NE(why([](auto&, auto& t) { t.ldo = 8; }).find("ldo >= N"), std::string::npos);
   EXPECT_NE(why([](auto&, auto& t) { t.window.base[0] = nullptr; }).find("no mapping of rank 0"), std::string::npos);
   EXPECT_NE(why([](auto& x, auto&) { x.beta = 1.f; }).find("beta must be 0"), std::string::npos);
+  // An all-reduce whose out is not the window's result rows (a reduce-scatter tree with the flag
+  // set by hand): its peers would never see them.
+  EXPECT_NE(why([](auto&, auto& t) { t.layout.all_reduce = true; }).find("epilogue::all_reduce"), std::string::npos);
   auto stale = tree;
   stale.epoch = 0;
   const cudaError_t refused = kn::gemm_sm90_reduce_scatter<GmmaMajor::K, GmmaMajor::K, 128, 6, 1>(args, stale);
@@ -180,5 +197,11 @@ TEST(ReduceScatterOneGpu, TwoRanksRowsOff16Bytes) { run_case({300, 250, 128, 2, 
 // f32 output and partials: the direct epilogue stores, every own tile reduced after it is stored
 // (the 16-bit fast path does not apply), 16-byte pieces of 4 floats.
 TEST(ReduceScatterOneGpu, ThreeRanksF32Output) { run_case<float>({520, 264, 192, 3, 2}); }
+
+// All-reduce: the same protocol, then each owner's reduced rows to every rank (a second side stream).
+TEST(AllReduceOneGpu, TwoRanksAlignedShapeThreeLaunches) { run_case<__nv_bfloat16, true>({2048, 1024, 512, 2, 3}); }
+TEST(AllReduceOneGpu, FourRanksRowsStraddleOwnersAndRaggedEdges) { run_case<__nv_bfloat16, true>({1000, 520, 256, 4, 2}); }
+TEST(AllReduceOneGpu, EightRanksFewerTileRowsThanRanks) { run_case<__nv_bfloat16, true>({200, 384, 128, 8, 2}); }
+TEST(AllReduceOneGpu, ThreeRanksF32Output) { run_case<float, true>({520, 264, 192, 3, 2}); }
 
 }  // namespace

@@ -11,6 +11,16 @@
 //   received[world - 1][rows][N] T  the other ranks' partials of this rank's rows (slot p, or p - 1
 //                                   past this rank), rows = the most any rank owns
 //   partial[M][N]              T    this rank's partial product (its slice of K), rounded to T
+// and, for an all-reduce (all_reduce = true: the reduce-scatter, then each owner's reduced rows
+// sent to every rank, epilogue/reduce_scatter.hpp):
+//   result_free[kMaxRanks]     u32  result_free[q] = epoch: rank q's `result` may receive that
+//                                   launch's rows (q writes it into every peer as its launch starts)
+//   result_sent[kMaxRanks]     u32  result_sent[s] = epoch: rank s's reduced rows of that launch
+//                                   are all in this rank's `result`
+//   reduced[chunks]            u32  local: tiles of each chunk whose own rows are final in
+//                                   `result`, summed over launches (zeroed per launch)
+//   result[M][N]               T    the all-reduced output: own rows written by this rank's GEMM,
+//                                   the others' by their copy engines
 // A chunk is a group of tile rows x a raster band of tile columns (dist/reduce_scatter_schedule.hpp);
 // the counts here are bounds over every GEMM variant (tile rows >= 64, bands >= 512 columns), so
 // the buffer does not depend on the variant. The buffer starts zeroed (epoch 0 is "before the
@@ -26,6 +36,7 @@ namespace cute_dsl::dist {
 struct ReduceScatterLayout {
   int m, n, world;
   int element_bytes;
+  bool all_reduce = false;  // the all-reduce's regions after `partial`
 
   static constexpr int kMinChunkRows = 64;   // the smallest cluster tile's rows
   static constexpr int kMinBandCols = 512;   // the smallest raster band: 8 tiles of 64 columns
@@ -51,8 +62,16 @@ struct ReduceScatterLayout {
   CUTE_DSL_HOST_DEVICE constexpr long long partial_offset() const {
     return received_offset() + round_up((world > 1 ? world - 1 : 0) * slot_elements() * element_bytes);
   }
+  // The all-reduce's regions. @pre all_reduce
+  CUTE_DSL_HOST_DEVICE constexpr long long all_reduce_offset() const { return partial_offset() + round_up((long long)m * n * element_bytes); }
+  CUTE_DSL_HOST_DEVICE constexpr long long result_free_offset(int rank) const { return all_reduce_offset() + 4LL * rank; }
+  CUTE_DSL_HOST_DEVICE constexpr long long result_sent_offset(int rank) const { return all_reduce_offset() + 4LL * (kMaxRanks + rank); }
+  CUTE_DSL_HOST_DEVICE constexpr long long reduced_offset(long long chunk) const { return all_reduce_offset() + 256 + 4 * chunk; }
+  CUTE_DSL_HOST_DEVICE constexpr long long result_offset() const { return all_reduce_offset() + 256 + round_up(4 * max_chunks()); }
   // Bytes of each rank's copy.
-  CUTE_DSL_HOST_DEVICE constexpr long long bytes() const { return partial_offset() + round_up((long long)m * n * element_bytes); }
+  CUTE_DSL_HOST_DEVICE constexpr long long bytes() const {
+    return all_reduce ? result_offset() + round_up((long long)m * n * element_bytes) : all_reduce_offset();
+  }
 };
 
 }  // namespace cute_dsl::dist

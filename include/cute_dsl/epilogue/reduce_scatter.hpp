@@ -22,6 +22,10 @@
 // Launches: each launch passes epoch = previous + 1 (from 1; the buffer starts zeroed). A sender
 // copies a launch's chunks into a receiver only after that receiver's previous GEMM finished
 // reading them (done flags), so one buffer serves back-to-back launches.
+//
+// All-reduce (all_reduce below): as each chunk of a rank's own rows is reduced, the copy engines
+// send it on to every other rank's `result` (kernels/gemm_sm90_reduce_scatter.hpp), while the
+// GEMM reduces the next.
 #pragma once
 
 #include "cute_dsl/config.hpp"
@@ -57,6 +61,8 @@ struct ReduceScatter : Transparent<Child> {
     return window.at<T>(receiver, layout.received_offset()) + dist::ReduceScatterLayout::slot(sender, receiver) * layout.slot_elements();
   }
   CUTE_DSL_HOST_DEVICE unsigned* flag(int peer, long long offset) const { return window.at<unsigned>(peer, offset); }
+  // All-reduce: rank `peer`'s whole M x N result (row-major, N apart), mapped into this GPU.
+  CUTE_DSL_HOST_DEVICE T* result(int peer) const { return window.at<T>(peer, layout.result_offset()); }
 };
 
 // @pre window: `layout.bytes()` bytes on every rank, zeroed before the first launch; out: this
@@ -66,6 +72,20 @@ template <class T, EpilogueNode Child>
 CUTE_DSL_HOST_DEVICE constexpr ReduceScatter<T, Child> reduce_scatter(dist::SymmetricView window, dist::ReduceScatterLayout layout,
                                                                       T* out, long long ldo, unsigned epoch, Child const& child) {
   return {{child}, window, layout, out, ldo, epoch};
+}
+
+// The all-reduce: the same reduce-scatter, then each owner's reduced rows go to every rank, so
+// that every rank ends with the whole sum in result(rank) (M x N, in the window). Same sum, bit
+// for bit, on every rank. T (D's type) is named: all_reduce<__nv_bfloat16>(...).
+// @pre window: `layout.bytes()` bytes (with layout.all_reduce set: this sets it) on every rank,
+// zeroed before the first launch; epoch: 1, 2, ... per launch
+template <class T, EpilogueNode Child>
+CUTE_DSL_HOST_DEVICE ReduceScatter<T, Child> all_reduce(dist::SymmetricView window, dist::ReduceScatterLayout layout, unsigned epoch,
+                                                        Child const& child) {
+  layout.all_reduce = true;
+  ReduceScatter<T, Child> node{{child}, window, layout, nullptr, layout.n, epoch};
+  node.out = node.result(window.rank) + (long long)layout.owners().begin(window.rank) * layout.n;
+  return node;
 }
 
 template <class Tree>

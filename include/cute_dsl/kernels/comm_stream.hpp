@@ -48,15 +48,18 @@ inline cudaError_t from_driver(CUresult r) {
 
 inline CUdeviceptr device_address(const void* p) { return reinterpret_cast<CUdeviceptr>(p); }
 
-// The side stream of one launch and its fork / join events: the caller's stream (then this
-// launch's own events), or the device's, made once (then concurrent launches on one device, e.g.
-// several simulated ranks, must each pass their own).
+// A side stream of one launch and its fork / join events: the caller's stream (then this
+// launch's own events), or the device's, made once per `slot` (a launcher with two side streams
+// opens slots 0 and 1; concurrent launches on one device, e.g. several simulated ranks, must then
+// each pass their own).
 struct CommStream {
+  static constexpr int kSlots = 2;
   cudaStream_t side = nullptr;
   cudaEvent_t fork = nullptr, join = nullptr;
   bool own_events = false;
 
-  cudaError_t open(cudaStream_t comm_stream) {
+  // @pre 0 <= slot < kSlots
+  cudaError_t open(cudaStream_t comm_stream, int slot = 0) {
     if (comm_stream != nullptr) {
       side = comm_stream, own_events = true;
       if (cudaError_t err = cudaEventCreateWithFlags(&fork, cudaEventDisableTiming); err != cudaSuccess) return err;
@@ -66,15 +69,15 @@ struct CommStream {
     if (cudaError_t err = cudaGetDevice(&device); err != cudaSuccess) return err;
     if (!device_is_cached(device)) return cudaErrorInvalidDevice;
     static std::mutex lock;
-    static cudaStream_t sides[kCachedDevices];
-    static cudaEvent_t forks[kCachedDevices], joins[kCachedDevices];
+    static cudaStream_t sides[kCachedDevices][kSlots];
+    static cudaEvent_t forks[kCachedDevices][kSlots], joins[kCachedDevices][kSlots];
     std::lock_guard<std::mutex> guard(lock);
-    if (sides[device] == nullptr) {
-      if (cudaError_t err = cudaStreamCreateWithFlags(&sides[device], cudaStreamNonBlocking); err != cudaSuccess) return err;
-      if (cudaError_t err = cudaEventCreateWithFlags(&forks[device], cudaEventDisableTiming); err != cudaSuccess) return err;
-      if (cudaError_t err = cudaEventCreateWithFlags(&joins[device], cudaEventDisableTiming); err != cudaSuccess) return err;
+    if (sides[device][slot] == nullptr) {
+      if (cudaError_t err = cudaStreamCreateWithFlags(&sides[device][slot], cudaStreamNonBlocking); err != cudaSuccess) return err;
+      if (cudaError_t err = cudaEventCreateWithFlags(&forks[device][slot], cudaEventDisableTiming); err != cudaSuccess) return err;
+      if (cudaError_t err = cudaEventCreateWithFlags(&joins[device][slot], cudaEventDisableTiming); err != cudaSuccess) return err;
     }
-    side = sides[device], fork = forks[device], join = joins[device];
+    side = sides[device][slot], fork = forks[device][slot], join = joins[device][slot];
     return cudaSuccess;
   }
   // The side stream starts after what `stream` holds so far.

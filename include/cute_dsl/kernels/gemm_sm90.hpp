@@ -560,6 +560,8 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
         if (!own_tile)
           epilogue::route_finish<TileM, TileN, ClusterM, Scheduler::kBand>(fusion, tile.m_block, tile.n_block, int(threadIdx.x) - 128,
                                                                            kRouteBarrier, 256);
+        epilogue::route_count_reduced(fusion, fusion.schedule, tile.m_block, tile.n_block, !own_tile, int(threadIdx.x) - 128,
+                                      kRouteBarrier, 256);
       }
     }
   }

@@ -11,6 +11,17 @@
 //   write  q's arrived[this rank][chunk] = epoch   (cuStreamWriteValue32, fenced after the copy)
 // and after the GEMM, on `stream`: done[this rank] = epoch in every peer. The stream memory
 // operations come from the driver through cudart's entry-point query (no -lcuda).
+//
+// All-reduce (epilogue::all_reduce): besides, as the launch starts, result_free[this rank] = epoch
+// in every peer, and on a SECOND side stream, per chunk of the own group (the tile rows holding
+// this rank's rows, which the GEMM reduces last):
+//   wait   reduced[chunk] >= its tile count   (the GEMM wrote those rows' sums into `result`)
+//   copy   the chunk's own rows -> each peer's `result` (first, once per peer, wait for its
+//          result_free >= epoch)
+// then result_sent[this rank] = epoch in every peer; after the GEMM, `stream` waits until every
+// peer's result_sent here is epoch. A second stream, because the first must never wait for this
+// rank's reductions: those need the peers' partials, and a peer's partials of a tile that
+// straddles two owners may wait for this rank's chunks queued behind.
 #pragma once
 
 #include "cute_dsl/config.hpp"
@@ -58,17 +69,23 @@ std::string gemm_sm90_reduce_scatter_unsupported(const GemmSm90Arguments<TA, T>&
   if (rs.epoch == 0) return "gemm_sm90_reduce_scatter: epochs count from 1";
   if (l.owners().rows(rs.window.rank) > 0 && (rs.out == nullptr || rs.ldo < l.n))
     return "gemm_sm90_reduce_scatter: out must hold this rank's rows (ldo >= N)";
+  if (l.all_reduce && l.owners().rows(rs.window.rank) > 0 &&
+      (rs.out != rs.result(rs.window.rank) + (long long)l.owners().begin(rs.window.rank) * l.n || rs.ldo != l.n))
+    return "gemm_sm90_reduce_scatter: an all-reduce writes the window's result rows (build the tree with epilogue::all_reduce)";
   for (int s = 0; s < l.world; ++s)
     if (rs.window.base[s] == nullptr) return "gemm_sm90_reduce_scatter: the window has no mapping of rank " + std::to_string(s);
   return gemm_sm90_fused_unsupported(gemm_sm90_reduce_scatter_gemm_arguments(args, rs));
 }
 
-// comm_stream: where the transfers are queued; null: one side stream per device, made once (then
-// concurrent callers on one device, e.g. several simulated ranks, must each pass their own).
-// @pre tree built by epilogue::reduce_scatter with this rank's window; see the header comment
+// comm_stream (and result_stream, all-reduce only): where the transfers are queued; null: side
+// streams of the device, made once (then concurrent callers on one device, e.g. several simulated
+// ranks, must each pass their own).
+// @pre tree built by epilogue::reduce_scatter or epilogue::all_reduce with this rank's window; see
+// the header comment
 template <GmmaMajor MajorA, GmmaMajor MajorB, int TileN, int Stages, int ClusterM, class TA, class T, class Child>
 cudaError_t gemm_sm90_reduce_scatter(const GemmSm90Arguments<TA, T>& args, epilogue::ReduceScatter<T, Child> tree,
-                                     cudaStream_t stream = nullptr, cudaStream_t comm_stream = nullptr) {
+                                     cudaStream_t stream = nullptr, cudaStream_t comm_stream = nullptr,
+                                     cudaStream_t result_stream = nullptr) {
   constexpr int kTileM = gemm_sm90_impl::kTileM;
   static_assert(kTileM * ClusterM >= dist::ReduceScatterLayout::kMinChunkRows &&
                     GemmTileScheduler<kTileM, TileN, ClusterM>::kBand * TileN >= dist::ReduceScatterLayout::kMinBandCols,
@@ -76,8 +93,11 @@ cudaError_t gemm_sm90_reduce_scatter(const GemmSm90Arguments<TA, T>& args, epilo
   if (!gemm_sm90_reduce_scatter_unsupported(args, tree).empty()) return cudaErrorInvalidValue;
   detail::StreamMemoryOps ops;
   if (cudaError_t err = detail::stream_memory_ops(ops); err != cudaSuccess) return err;
-  detail::CommStream comm;
-  if (cudaError_t err = comm.open(comm_stream); err != cudaSuccess) return err;
+  detail::CommStream comm, results;
+  if (cudaError_t err = comm.open(comm_stream, 0); err != cudaSuccess) return err;
+  const bool all_reduce = tree.layout.all_reduce;
+  if (all_reduce)
+    if (cudaError_t err = results.open(result_stream, 1); err != cudaSuccess) return comm.join_into(stream, err);
 
   const dist::ReduceScatterLayout& l = tree.layout;
   const int me = tree.window.rank, world = l.world;
@@ -89,12 +109,48 @@ cudaError_t gemm_sm90_reduce_scatter(const GemmSm90Arguments<TA, T>& args, epilo
 
   // This launch's tile counts start from zero (the GEMM adds one per tile).
   cudaError_t err = cudaMemsetAsync(tree.flag(me, dist::ReduceScatterLayout::counter_offset(0)), 0, 4 * std::size_t(l.max_chunks()), stream);
+  if (all_reduce) {
+    // Its own reduction counts, from zero; this rank's `result` may receive this launch's rows (the
+    // caller's work on the previous result came before, on this stream).
+    if (err == cudaSuccess) err = cudaMemsetAsync(tree.flag(me, l.reduced_offset(0)), 0, 4 * std::size_t(l.max_chunks()), stream);
+    for (int s = 0; s < world && err == cudaSuccess; ++s)
+      if (s != me) err = detail::from_driver(ops.write(stream, address(tree.flag(s, l.result_free_offset(me))), tree.epoch, 0));
+    if (err == cudaSuccess) err = results.fork_from(stream);
+  }
   if (err == cudaSuccess) err = comm.fork_from(stream);
   if (err == cudaSuccess)
     err = gemm_sm90_fused_variant<MajorA, MajorB, TileN, Stages, ClusterM>(gemm_sm90_reduce_scatter_gemm_arguments(args, tree), tree, stream);
   // The GEMM (which read every partial received for this epoch) is done: tell the peers.
   for (int s = 0; s < world && err == cudaSuccess; ++s)
     if (s != me) err = detail::from_driver(ops.write(stream, address(tree.flag(s, dist::ReduceScatterLayout::done_offset(me))), tree.epoch, 0));
+  // All-reduce: every peer's rows have arrived in this rank's result.
+  for (int s = 0; s < world && err == cudaSuccess && all_reduce; ++s)
+    if (s != me)
+      err = detail::from_driver(ops.wait(stream, address(tree.flag(me, l.result_sent_offset(s))), tree.epoch, CU_STREAM_WAIT_VALUE_GEQ));
+
+  // All-reduce: each band of the own group's rows, once reduced, to every peer.
+  if (all_reduce && err == cudaSuccess) {
+    const int own = plan.foreign_groups(), lo = owners.begin(me), hi = owners.begin(me + 1);
+    bool freed[dist::kMaxRanks] = {};
+    for (int b = 0; b < plan.bands && own < plan.groups() && hi > lo && err == cudaSuccess; ++b) {
+      const int chunk = plan.chunk(own, b), c0 = plan.band_begin(b), c1 = plan.band_end(b);
+      err = detail::from_driver(ops.wait(results.side, address(tree.flag(me, l.reduced_offset(chunk))), plan.chunk_tiles(own, b),
+                                         CU_STREAM_WAIT_VALUE_GEQ));
+      for (int q = 0; q < world && err == cudaSuccess; ++q) {
+        if (q == me) continue;
+        if (!freed[q])
+          err = detail::from_driver(ops.wait(results.side, address(tree.flag(me, l.result_free_offset(q))), tree.epoch, CU_STREAM_WAIT_VALUE_GEQ));
+        freed[q] = true;
+        const long long at = (long long)lo * l.n + c0;
+        if (err == cudaSuccess)
+          err = cudaMemcpy2DAsync(tree.result(q) + at, pitch, tree.result(me) + at, pitch, std::size_t(c1 - c0) * element, std::size_t(hi - lo),
+                                  cudaMemcpyDefault, results.side);
+      }
+    }
+    for (int q = 0; q < world && err == cudaSuccess; ++q)
+      if (q != me) err = detail::from_driver(ops.write(results.side, address(tree.flag(q, l.result_sent_offset(me))), tree.epoch, 0));
+  }
+  if (all_reduce) err = results.join_into(stream, err);
 
   bool cleared[dist::kMaxRanks] = {};  // peers whose previous epoch is known read
   for (int g = 0; g < plan.groups() && err == cudaSuccess; ++g) {
