@@ -5,7 +5,8 @@
 # multicast stays off.
 #
 #   SHAPES="--shape 8192x8192x8192 --shape 16384x8192x28672" WORLDS="2 4" bash scripts/device/dist.sh
-# Environment: BENCHES ("rs ag"), SHAPES (one list for every bench; default: each bench's own), WORLDS (default "2 4"; "none": the test only), ITERS (10), TMO (seconds per
+# Environment: BENCHES ("rs ag"), SHAPES_rs / SHAPES_ag (that bench's --shape list; else SHAPES; else
+#   the bench's defaults), WORLDS (default "2 4"; "none": the test only), ITERS (10), TMO (seconds per
 #   world and bench, 150), TEST_TMO (the simulated-ranks test, 90), WORLDS_ANYWAY (bench even if the test failed),
 #   BUILD_DIR (/tmp/b), OUT (results: dist_gemm_rs_w<W>.json, build.log).
 export PATH=$PATH:/usr/local/cuda/bin NCCL_NVLS_ENABLE=0 NVSHMEM_DISABLE_NVLS=1 TORCH_SYMM_MEM_DISABLE_MULTICAST=1
@@ -31,11 +32,13 @@ if [ $status -ne 0 ]; then echo "dist_gpu_tests: exit $status"; tail -30 "$OUT/d
 gpus=$(nvidia-smi -L | wc -l)
 for b in ${BENCHES:-rs ag}; do
   bench=$(find "$BUILD_DIR" -name "dist_gemm_$b" -type f)
+  shapes_var="SHAPES_$b"
+  shapes=${!shapes_var:-${SHAPES:-}}
   for w in ${WORLDS:-2 4}; do
     [ "$w" -le "$gpus" ] || continue
     echo "== $b, world $w"
     # shellcheck disable=SC2086
-    timeout "${TMO:-150}" "$bench" --world "$w" --iters "${ITERS:-10}" ${SHAPES:-} --json "$OUT/dist_gemm_${b}_w$w.json" 2>&1 |
+    timeout "${TMO:-150}" "$bench" --world "$w" --iters "${ITERS:-10}" $shapes --json "$OUT/dist_gemm_${b}_w$w.json" 2>&1 |
       grep -E "rank 0|ERROR|rror"
   done
 done
