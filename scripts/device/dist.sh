@@ -20,6 +20,7 @@ cmake -S "$root" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUD
   -DCMAKE_CUDA_FLAGS="--split-compile=8" > "$OUT/build.log" 2>&1
 cmake --build "$BUILD_DIR" -j"$(nproc)" --target dist_gemm_rs dist_gemm_ag dist_gpu_tests >> "$OUT/build.log" 2>&1 ||
   { grep -E "error|FAILED" "$OUT/build.log" | head -30; exit 1; }
+ldd "$(find "$BUILD_DIR" -name dist_gemm_rs -type f)" | grep -i nccl  # which libnccl the benchmarks load
 for b in rs ag; do  # registers and spills of the fused kernels
   cuobjdump -res-usage "$(find "$BUILD_DIR" -name "dist_gemm_$b" -type f)" 2>&1 | grep -A1 "ReduceScatter\|AllGather" |
     grep -o "REG:[0-9]*\|STACK:[0-9]*\|LOCAL:[0-9]*" | paste - - - | sort | uniq -c
