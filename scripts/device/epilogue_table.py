@@ -1,0 +1,39 @@
+#!/usr/bin/env python3
+"""The issue-11 table from one device run: bench/epilogue/epilogue_bench's JSON (Google Benchmark)
+and scripts/device/epilogue_cublaslt.py's, side by side per shape.
+
+  python3 scripts/device/epilogue_table.py bench.json cublaslt.json > table.md
+"""
+import json
+import sys
+
+
+def main():
+    bench = json.load(open(sys.argv[1]))
+    lt = {(r["m"], r["n"], r["k"]): r for r in json.load(open(sys.argv[2]))}
+    ours = {}
+    for b in bench["benchmarks"]:
+        if b.get("error_occurred"):
+            continue
+        kind, shape = b["name"].split("/")[:2]
+        ours.setdefault(shape, {})[kind] = b
+    print("| M x N x K | variant | plain | JIT acc | bias+GELU | + row abs-max | + abs-max | cuBLASLt mm | cuBLASLt GELU_BIAS "
+          "| fused / plain | fused / JIT acc | vs GELU_BIAS | row abs-max cost | abs-max cost | rel err |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for shape, o in ours.items():
+        m, n, k = (int(v) for v in shape.split("x"))
+        us = lambda key: o[key]["median_us"] if key in o else float("nan")
+        r = lt.get((m, n, k), {})
+        plain, acc, fused = us("plain"), us("jit_acc"), us("jit_bias_gelu")
+        row_amax, amax = us("jit_bias_gelu_row_absmax"), us("jit_bias_gelu_absmax")
+        gelu_bias = r.get("bias_gelu_us", float("nan"))
+        label = o.get("jit_bias_gelu", {}).get("label", "")
+        err = o.get("jit_bias_gelu", {}).get("rel_err", float("nan"))
+        print(f"| {shape} | {label} | {plain:.1f} | {acc:.1f} | {fused:.1f} | {row_amax:.1f} | {amax:.1f} | {r.get('mm_us', float('nan')):.1f} "
+              f"| {gelu_bias:.1f} | {plain / fused:.3f} | {acc / fused:.3f} | {gelu_bias / fused:.3f} | {row_amax / fused - 1:+.1%} "
+              f"| {amax / fused - 1:+.1%} | {err:.1e} |")
+    print("\n(us, median of 20 flushed launches; ratios > 1: the fused kernel is faster)")
+
+
+if __name__ == "__main__":
+    main()
