@@ -132,12 +132,20 @@ void BM_plain(benchmark::State& state, GemmProblem p) {
   if (failed) state.SkipWithError("a timed GEMM call failed");
 }
 
-// The JIT's fused kernel with epilogue `e`, in the heuristic's variant.
-void BM_fused(benchmark::State& state, GemmProblem p, Epilogue e) {
+// The ping-pong variant (128 x 128 tiles, 6 stages, clusters of 2): one consumer warpgroup's
+// epilogue runs while the other's K loop does -- what hides a costly epilogue at small K.
+jit::GemmSm90Config ping_pong_config() {
+  jit::GemmSm90Config j;
+  j.tile_m = 128, j.tile_n = 128, j.stages = 6, j.cluster_m = 2, j.ping_pong = true;
+  return j;
+}
+
+// The JIT's fused kernel with epilogue `e`, in the heuristic's variant (or the ping-pong one).
+void BM_fused(benchmark::State& state, GemmProblem p, Epilogue e, bool ping_pong) {
   if (!cb::gemm_context().missing.empty()) return state.SkipWithError(("SKIPPED: " + cb::gemm_context().missing).c_str());
   cb::GemmWorkspace& w = cb::gemm_workspace(p);
   if (w.error != cudaSuccess) return state.SkipWithError(cudaGetErrorString(w.error));
-  const jit::GemmSm90Config config = jit_config(p);
+  const jit::GemmSm90Config config = ping_pong ? ping_pong_config() : jit_config(p);
   Compiled& c = compiled(config, e);
   if (!c.kernel) return state.SkipWithError(c.error.c_str());
   Extras& x = extras({p.m, p.n, p.k});
@@ -170,13 +178,15 @@ void BM_fused(benchmark::State& state, GemmProblem p, Epilogue e) {
 
 }  // namespace
 
-// Per shape: "plain/MxNxK", then "jit_<epilogue>/MxNxK".
+// Per shape: "plain/MxNxK", then "jit_<epilogue>/MxNxK", then "jit_pp_<epilogue>/MxNxK" (ping-pong).
 int main(int argc, char** argv) {
   for (const Shape& s : kShapes) {
     GemmProblem p{s.m, s.n, s.k};
     std::vector<benchmark::internal::Benchmark*> runs{benchmark::RegisterBenchmark(("plain/" + p.name()).c_str(), BM_plain, p)};
     for (const Epilogue& e : kEpilogues)
-      runs.push_back(benchmark::RegisterBenchmark((std::string("jit_") + e.name + "/" + p.name()).c_str(), BM_fused, p, e));
+      runs.push_back(benchmark::RegisterBenchmark((std::string("jit_") + e.name + "/" + p.name()).c_str(), BM_fused, p, e, false));
+    for (const Epilogue& e : {kEpilogues[0], kEpilogues[1]})
+      runs.push_back(benchmark::RegisterBenchmark((std::string("jit_pp_") + e.name + "/" + p.name()).c_str(), BM_fused, p, e, true));
     for (auto* b : runs) b->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(20);
   }
   benchmark::Initialize(&argc, argv);
