@@ -43,7 +43,12 @@ def main():
         print(f"| {shape} | {label} | {plain:.1f} | {acc:.1f} | {fused:.1f} | {row_amax:.1f} | {amax:.1f} | {pp_acc:.1f} | {pp_fused:.1f} "
               f"| {r.get('mm_us', float('nan')):.1f} | {gelu_bias:.1f} | {plain / fused:.3f} | {plain / best:.3f} | {gelu_bias / best:.3f} "
               f"| {row_amax / fused - 1:+.1%} | {amax / fused - 1:+.1%} | {err:.1e} |")
-    print("\n(us, median of 20 flushed launches; ratios > 1: the fused kernel is faster)")
+    print("\n(us, median of 20 flushed launches; ratios > 1: the fused kernel is faster)\n")
+    print("| M x N x K | JIT acc | acc * 2 | acc + bias | gelu_tanh(acc) | gelu_tanh(acc + bias) |")
+    print("|---|---|---|---|---|---|")
+    for shape, o in ours.items():
+        us = lambda key: o[key]["median_us"] if key in o else float("nan")
+        print(f"| {shape} | {us('jit_acc'):.1f} | {us('jit_scale'):.1f} | {us('jit_bias'):.1f} | {us('jit_gelu'):.1f} | {us('jit_bias_gelu'):.1f} |")
 
 
 if __name__ == "__main__":
