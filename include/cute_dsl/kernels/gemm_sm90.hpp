@@ -37,6 +37,11 @@
 // 64-row tiles (TileM = 64, for skinny M): both consumer warpgroups share the 64 rows of A and
 // split the TileN columns, each running 64 x TileN/2 wgmma.
 //
+// Fused trees (gemm_sm90_fused_kernel) may also carry communication across GPUs: a routing root
+// (reduce-scatter / all-reduce: epilogue/gemm_reduce_scatter.hpp) hands whole tiles to helper
+// warps of the producer warpgroup, a gating root (all-gather: epilogue/all_gather.hpp) makes the
+// TMA producer wait per tile for its rows of A; either brings its own tile order.
+//
 // Shapes: any M, N, K, L >= 1. TMA (or copy_box, for operands whose base, leading dimension or
 // batch stride is not 16-byte aligned: TmaLoads = false) fills rows/columns past the ends with
 // zeros and the epilogue masks them. Few tiles: split-K (gemm_tile_scheduler.hpp). The launcher
