@@ -93,36 +93,22 @@ CUTE_DSL_DEVICE void gemm_visit_block(Tree const& tree, Acc& acc, Crd const& crd
     for_each_reduction(tree, c);
     for_each_reduction(tree, t);
   }
-  using Table = LeafTable<Tree>;
-  static_assert(outputs_distinct<Tree>(), "epilogue tree: two aux stores, or two reductions of one axis and operation, share a slot");
-  // Element e of group j (value 4 j + e: row slot e / 2, column slot e % 2).
-  const auto context = [&](int j, int e) {
-    const int v = 4 * j + e;
-    const int row = row0 + kernels::gemm_value_row(crd, v), col = col0 + kernels::gemm_value_col(crd, v);
-    return ElementContext<float>{row, col, batch, Interior || (row < m && col < n), acc(v), e / 2, e % 2};
-  };
-  // The load phase runs one group ahead of the compute phase: group j + 1's inputs (bias, C, aux)
-  // are in flight while group j computes, instead of each group waiting for its own loads.
-  float ahead[4][Table::kUnique];
-  CUTE_DSL_UNROLL
-  for (int e = 0; e < 4; ++e) tree.template load<0, Table>(context(0, e), ahead[e]);
   CUTE_DSL_UNROLL
   for (int j = 0; j < N / 8; ++j) {
-    float now[4][Table::kUnique];
-    CUTE_DSL_UNROLL
-    for (int e = 0; e < 4; ++e)
-      CUTE_DSL_UNROLL
-      for (int u = 0; u < Table::kUnique; ++u) now[e][u] = ahead[e][u];
-    // Keeps the next group's loads below the previous group's work: hoisting every group's loads
-    // to the top (the compiler's default, for latency) spilled bias + GELU at 128 columns
-    // (ptxas -v, 168 registers).
+    // Keeps this group's loads (bias, C, aux) below the previous group's work: hoisting every
+    // group's loads to the top (the compiler's default, for latency) spilled bias + GELU at
+    // 128 columns (ptxas -v, 168 registers).
     asm volatile("" ::: "memory");
-    if (j + 1 < N / 8) {
-      CUTE_DSL_UNROLL
-      for (int e = 0; e < 4; ++e) tree.template load<0, Table>(context(j + 1, e), ahead[e]);
-    }
     CUTE_DSL_UNROLL
-    for (int e = 0; e < 4; ++e) acc(4 * j + e) = tree.template compute<0, 0, Table>(context(j, e), now[e], sink);
+    for (int i = 0; i < 2; ++i) {
+      CUTE_DSL_UNROLL
+      for (int c = 0; c < 2; ++c) {
+        const int v = 4 * j + 2 * i + c;
+        const int row = row0 + kernels::gemm_value_row(crd, v), col = col0 + kernels::gemm_value_col(crd, v);
+        const ElementContext<float> ctx{row, col, batch, Interior || (row < m && col < n), acc(v), i, c};
+        acc(v) = evaluate(tree, ctx, sink);
+      }
+    }
     // This group's values exist before the next group's loads issue (see above).
     asm volatile("" : "+f"(acc(4 * j)), "+f"(acc(4 * j + 1)), "+f"(acc(4 * j + 2)), "+f"(acc(4 * j + 3))::"memory");
     if constexpr (Tree::kOutputs > 0) {  // this group's columns are complete in the thread
