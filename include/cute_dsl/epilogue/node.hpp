@@ -78,8 +78,9 @@ struct ElementContext {
 // The tile a GEMM's consumers evaluate the tree on next -- rows [row0, row0 + rows), columns
 // [col0, col0 + cols) of batch `batch`, in an m x n output -- and the threads that share the
 // prefetching (thread in [0, threads)). A leaf prefetches what it will read there while the
-// mainloop runs: without it, the epilogue waited on an L2 miss per 8-column group (bias + GELU
-// at 16384 x 4096 x 512: 2x the plain GEMM's time, H100, 2026-11-26).
+// mainloop runs, so that the epilogue's first loads need not go to memory. (Measured when added,
+// H100 2026-11-26: no change for bias + GELU, whose cost was then the per-element visit and the
+// math -- docs/design/epilogue.md; kept for the C and aux tiles, not credited.)
 struct TilePrefetch {
   int row0, col0, rows, cols, batch, m, n;
   int thread, threads;
