@@ -1,6 +1,6 @@
 // The fused kernels with the arch-specific pieces this library adds around the GEMM -- the
 // all-gather's gated producer (fence.proxy.async.global), the all-reduce's routed epilogue, an
-// epilogue tree with GELU (tanh.approx on sm_75+) and a broadcast prefetch -- compiled (not run)
+// epilogue tree with GELU (tanh.approx on sm_75+) and a bias -- compiled (not run)
 // with the command lines of test/arch_cmdline/CMakeLists.txt: every pass that is not sm_90a must
 // compile them to a trap, never fail.
 #include <cuda_bf16.h>

@@ -52,7 +52,6 @@ struct Map {
   CUTE_DSL_HOST_DEVICE constexpr void visit_outputs(Visit& visit) const {
     visit_each<Out>(visit, index_sequence_for<A...>{});
   }
-  CUTE_DSL_HOST_DEVICE void prefetch(TilePrefetch const& t) const { prefetch_each(t, index_sequence_for<A...>{}); }
 
  private:
   // Child i's leaf key / code (Leaves) or output key: which child holds position i, asked there.
@@ -74,10 +73,6 @@ struct Map {
   CUTE_DSL_HOST_DEVICE V compute_each(ElementContext<V> const& ctx, V const* values, Sink& sink, index_sequence<I...>) const {
     return f(get<I>(args).template compute<Pos + prefix_sum<A::kLeaves...>(int(I)), Out + prefix_sum<A::kOutputs...>(int(I)),
                                            Table>(ctx, values, sink)...);
-  }
-  template <unsigned long... I>
-  CUTE_DSL_HOST_DEVICE void prefetch_each(TilePrefetch const& t, index_sequence<I...>) const {
-    (get<I>(args).prefetch(t), ...);
   }
   template <int Out, class Visit, unsigned long... I>
   CUTE_DSL_HOST_DEVICE constexpr void visit_each(Visit& visit, index_sequence<I...>) const {

@@ -45,27 +45,7 @@ struct KeyedLeaf {
   CUTE_DSL_HOST_DEVICE V compute(ElementContext<V> const&, V const* values, Sink&) const {
     return values[Table::slot(Pos)];
   }
-  CUTE_DSL_HOST_DEVICE void prefetch(TilePrefetch const&) const {}  // the leaves that read memory say what
 };
-
-// A tile of a row- or column-major M x N tensor into L2 (too large for L1): each row's (or
-// column's) run of bytes inside the output, the (run, line) pairs spread over the threads.
-template <class T>
-CUTE_DSL_HOST_DEVICE void prefetch_tensor_tile(const T* base, Strides s, TilePrefetch const& t) {
-  const int rows = t.row0 + t.rows < t.m ? t.rows : t.m - t.row0, cols = t.col0 + t.cols < t.n ? t.cols : t.n - t.col0;
-  if (rows <= 0 || cols <= 0) return;
-  const bool by_row = s.col_stride == 1;  // contiguous along the row: one run per row
-  if (!by_row && s.row_stride != 1) return;  // neither dimension contiguous: nothing worth prefetching
-  const int runs = by_row ? rows : cols;
-  const long long run_bytes = (long long)(by_row ? cols : rows) * sizeof(T);
-  const long long lines = (run_bytes + 127) / 128 + 1;  // + 1: a run need not start on a line
-  for (long long i = t.thread; i < runs * lines; i += t.threads) {
-    const int r = int(i / lines);
-    const auto begin = reinterpret_cast<unsigned long long>(base + s.offset(t.row0 + (by_row ? r : 0), t.col0 + (by_row ? 0 : r), t.batch));
-    const unsigned long long line = (begin & ~127ull) + 128ull * (unsigned long long)(i % lines);
-    if (line < begin + (unsigned long long)run_bytes) prefetch_bytes(reinterpret_cast<const void*>(line), 1, false, 0, 1);
-  }
-}
 
 struct Acc : KeyedLeaf<Acc, LeafKind::acc, 0, float> {
   template <class V>
@@ -91,7 +71,6 @@ struct CSource : KeyedLeaf<CSource<T>, LeafKind::c_source, 0, T> {
   CUTE_DSL_HOST_DEVICE V read(ElementContext<V> const& ctx) const {
     return to_value<V>(ptr[ctx.batch * batch_stride + ctx.row * ld + ctx.col]);
   }
-  CUTE_DSL_HOST_DEVICE void prefetch(TilePrefetch const& t) const { prefetch_tensor_tile(ptr, Strides{ld, 1, batch_stride}, t); }
 };
 
 template <int Slot>
@@ -100,9 +79,6 @@ struct ScalarPtr : KeyedLeaf<ScalarPtr<Slot>, LeafKind::scalar_ptr, Slot, float>
   long long batch_stride;
   template <class V>
   CUTE_DSL_HOST_DEVICE V read(ElementContext<V> const& ctx) const { return V(ptr[ctx.batch * batch_stride]); }
-  CUTE_DSL_HOST_DEVICE void prefetch(TilePrefetch const& t) const {
-    if (t.thread == 0) prefetch_bytes(ptr + t.batch * batch_stride, sizeof(float), true, 0, 1);
-  }
 };
 
 // One value per output row (Kind row_broadcast: v[row]) or per column (col_broadcast: v[col]).
@@ -113,13 +89,6 @@ struct Broadcast : KeyedLeaf<Broadcast<Kind, Slot, T>, Kind, Slot, T> {
   template <class V>
   CUTE_DSL_HOST_DEVICE V read(ElementContext<V> const& ctx) const {
     return to_value<V>(ptr[ctx.batch * batch_stride + (Kind == LeafKind::row_broadcast ? ctx.row : ctx.col)]);
-  }
-  // The tile's few hundred bytes into L1: the epilogue reads each one per 8-column group.
-  CUTE_DSL_HOST_DEVICE void prefetch(TilePrefetch const& t) const {
-    const bool rows = Kind == LeafKind::row_broadcast;
-    const int first = rows ? t.row0 : t.col0, extent = rows ? t.m : t.n, count = rows ? t.rows : t.cols;
-    const int end = first + count < extent ? first + count : extent;
-    if (end > first) prefetch_bytes(ptr + t.batch * batch_stride + first, (long long)(end - first) * sizeof(T), true, t.thread, t.threads);
   }
 };
 template <int Slot, class T>
@@ -135,7 +104,6 @@ struct AuxLoad : KeyedLeaf<AuxLoad<Slot, T>, LeafKind::aux_load, Slot, T> {
   CUTE_DSL_HOST_DEVICE V read(ElementContext<V> const& ctx) const {
     return to_value<V>(ptr[strides.offset(ctx.row, ctx.col, ctx.batch)]);
   }
-  CUTE_DSL_HOST_DEVICE void prefetch(TilePrefetch const& t) const { prefetch_tensor_tile(ptr, strides, t); }
 };
 
 // A constant: no load, no key (two different constants are two leaves that read nothing).
@@ -152,7 +120,6 @@ struct Scalar {
   CUTE_DSL_HOST_DEVICE V compute(ElementContext<V> const&, V const*, Sink&) const {
     return V(value);
   }
-  CUTE_DSL_HOST_DEVICE void prefetch(TilePrefetch const&) const {}
 };
 
 CUTE_DSL_HOST_DEVICE constexpr Acc acc() { return {}; }

@@ -22,18 +22,12 @@
 //   kOutputs, output_key(i)              its stores and reductions in tree order
 //   load<Pos, Table>(ctx, values)        phase 1 (leaves: read when first of their key)
 //   compute<Pos, Out, Table>(ctx, values, sink) -> V   phase 2
-//   prefetch(tile, thread, threads)      ahead of phase 1 for a whole tile: the leaves bring
-//                                        what they will read into the caches (TilePrefetch)
 // Pos and Out are the node's first leaf / output position in the whole tree; Table is the
 // root's LeafTable.
 #pragma once
 
 #include "cute_dsl/config.hpp"
 #include "cute_dsl/util/type_traits.hpp"
-
-#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
-#include "cute_dsl/arch/prefetch.hpp"
-#endif
 
 // The narrow float types, declared (not defined) so that element codes can tell them apart
 // without including <cuda_bf16.h> / <cuda_fp16.h> / <cuda_fp8.h> (costly under NVRTC).
@@ -74,31 +68,6 @@ struct ElementContext {
   V acc;
   int row_slot, col_slot;
 };
-
-// The tile a GEMM's consumers evaluate the tree on next -- rows [row0, row0 + rows), columns
-// [col0, col0 + cols) of batch `batch`, in an m x n output -- and the threads that share the
-// prefetching (thread in [0, threads)). A leaf prefetches what it will read there while the
-// mainloop runs, so that the epilogue's first loads need not go to memory. (Measured when added,
-// H100 2026-11-26: no change for bias + GELU, whose cost was then the per-element visit and the
-// math -- docs/design/epilogue.md; kept for the C and aux tiles, not credited.)
-struct TilePrefetch {
-  int row0, col0, rows, cols, batch, m, n;
-  int thread, threads;
-};
-
-// Bytes [p, p + bytes) into this SM's L1 (or only L2), one 128-byte line per thread and step.
-// A no-op on the host (the host reference evaluates trees too).
-CUTE_DSL_HOST_DEVICE inline void prefetch_bytes(const void* p, long long bytes, bool l1, int thread, int threads) {
-#if defined(__CUDA_ARCH__)
-  const unsigned long long begin = reinterpret_cast<unsigned long long>(p), first = begin & ~127ull;
-  for (unsigned long long a = first + 128ull * unsigned(thread); a < begin + (unsigned long long)bytes; a += 128ull * unsigned(threads)) {
-    if (l1) arch::prefetch_global_l1(reinterpret_cast<const void*>(a));
-    else arch::prefetch_global_l2(reinterpret_cast<const void*>(a));
-  }
-#else
-  (void)p, (void)bytes, (void)l1, (void)thread, (void)threads;
-#endif
-}
 
 // Every node type says it is one (`using epilogue_node = void;`); EpilogueNode is the concept
 // the public functions take, so that operator syntax never captures unrelated types.
@@ -170,7 +139,6 @@ struct PassThrough {
   CUTE_DSL_HOST_DEVICE void load(ElementContext<V> const& ctx, V* values) const {
     child.template load<Pos, Table>(ctx, values);
   }
-  CUTE_DSL_HOST_DEVICE void prefetch(TilePrefetch const& t) const { child.prefetch(t); }
   // Every node with outputs (kOutputs > 0) has visit_outputs. Not a requires-expression on the
   // call: nvcc's device pass judged it false for a reduction nested under another one, so the
   // inner reduction was never flushed (its output stayed 0; found on an H100, 2026-11-26).
@@ -196,7 +164,6 @@ struct Transparent {
   CUTE_DSL_HOST_DEVICE void load(ElementContext<V> const& ctx, V* values) const {
     child.template load<Pos, Table>(ctx, values);
   }
-  CUTE_DSL_HOST_DEVICE void prefetch(TilePrefetch const& t) const { child.prefetch(t); }
   template <int Pos, int Out, class Table, class V, class Sink>
   CUTE_DSL_HOST_DEVICE V compute(ElementContext<V> const& ctx, V const* values, Sink& sink) const {
     return child.template compute<Pos, Out, Table>(ctx, values, sink);

@@ -498,12 +498,6 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
         if (waits_before >= 0) arch::mbarrier_wait(&smem.turn[consumer], cuda::std::uint32_t(waits_before & 1));
       }
       const GemmTile tile = work.tile;
-      if constexpr (!is_same_v<Fusion, NoFusion> && !epilogue::kEvaluatesToAccumulator<Fusion>) {
-        // What the tree will read for this tile (bias, scales, C, aux tensors), on its way into
-        // the caches while the K loop runs (node.hpp: TilePrefetch).
-        fusion.prefetch({tile.m_block, tile.n_block, TileM, TileN, tile.batch, p.epilogue.m, p.epilogue.n,
-                         PingPong ? thread_in_wg : int(threadIdx.x) - 128, PingPong ? 128 : 256});
-      }
       consume_k_loop(mma, ring, state, tCrA, tCrB, acc, work_k_tiles, thread_in_wg == 0);
       if constexpr (PingPong) {
         arch::mbarrier_arrive(&smem.turn[1 - consumer]);  // the other consumer's K loop may start
