@@ -93,7 +93,8 @@ void check_schedule(int m, int n, int world) {
     scheduler.rows = &plan.order;
     std::set<std::pair<int, int>> seen;
     std::vector<unsigned> tiles_per_chunk(std::size_t(layout.max_chunks()), 0);
-    int last_group = 0;
+    std::vector<unsigned> tiles_per_piece(std::size_t(layout.max_chunks()), 0);  // all-reduce result pieces
+    int last_group = 0, last_piece = 0;
     for (int t = 0; t < scheduler.cluster_tiles(); ++t) {
       const auto tile = scheduler.tile(t, 0);
       const int row = tile.m_block / (TileM * ClusterM);
@@ -107,6 +108,25 @@ void check_schedule(int m, int n, int world) {
       const int chunk = plan.chunk(group, plan.band_of(tile.n_block));
       ASSERT_LT(chunk, layout.max_chunks());
       tiles_per_chunk[std::size_t(chunk)] += ClusterM;
+      if (own) {
+        const int piece = plan.result_piece(row, plan.band_of(tile.n_block));
+        ASSERT_GE(piece, 0);
+        ASSERT_LT(piece, layout.max_chunks());
+        // Bands outer, slices inner, as the copy stream sends them.
+        const int band = piece % plan.bands, slice = piece / plan.bands;
+        EXPECT_GE(band * plan.result_slices() + slice, last_piece) << "tile " << t << " goes back to an earlier result piece";
+        last_piece = band * plan.result_slices() + slice;
+        EXPECT_GE(row, plan.result_row_begin(slice));
+        EXPECT_LT(row, plan.result_row_begin(slice) + plan.result_slice_rows(slice));
+        tiles_per_piece[std::size_t(piece)] += ClusterM;
+      }
+    }
+    for (int sl = 0; sl < plan.result_slices(); ++sl)
+      for (int b = 0; b < plan.bands; ++b)
+        EXPECT_EQ(tiles_per_piece[std::size_t(sl * plan.bands + b)], plan.result_piece_tiles(sl, b)) << "piece " << sl << " " << b;
+    if (plan.own_tile_rows() > 0 && plan.result_slice < plan.own_tile_rows()) {  // pieces of at least 4 MiB
+      const long long band_cols = std::min(plan.band_tiles * plan.tile_n, n);
+      EXPECT_GE(band_cols * plan.tile_rows * plan.result_slice * 2, ReduceScatterSchedule::kResultPieceBytes);
     }
     EXPECT_EQ(int(seen.size()), scheduler.cluster_tiles());
     EXPECT_LE(plan.groups(), layout.max_groups());
@@ -136,6 +156,12 @@ TEST(ReduceScatterSchedule, AlignedOwnersGiveOneGroupPerOwnerNextRankFirst) {
   EXPECT_EQ(plan.group_of(4095 / 256), 3);  // its own last
   EXPECT_EQ(plan.bands, 4);
   EXPECT_EQ(plan.chunk_tiles(0, 0), 8u * 2 * 8);
+  // All-reduce pieces: 4 MiB = 4 tile rows of a 2048-column band; rank 1 owns tile rows 8..15.
+  EXPECT_EQ(plan.result_slice, 4);
+  EXPECT_EQ(plan.result_slices(), 2);
+  EXPECT_EQ(plan.result_row_begin(1), 12);
+  EXPECT_EQ(plan.result_piece(13, 3), 1 * 4 + 3);
+  EXPECT_EQ(plan.result_piece_tiles(1, 3), 4u * 2 * 8);
 }
 
 // The all-gather's pieces: every row of every shard in exactly one piece of its owner, in order,

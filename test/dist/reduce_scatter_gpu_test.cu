@@ -203,5 +203,8 @@ TEST(AllReduceOneGpu, TwoRanksAlignedShapeThreeLaunches) { run_case<__nv_bfloat1
 TEST(AllReduceOneGpu, FourRanksRowsStraddleOwnersAndRaggedEdges) { run_case<__nv_bfloat16, true>({1000, 520, 256, 4, 2}); }
 TEST(AllReduceOneGpu, EightRanksFewerTileRowsThanRanks) { run_case<__nv_bfloat16, true>({200, 384, 128, 8, 2}); }
 TEST(AllReduceOneGpu, ThreeRanksF32Output) { run_case<float, true>({520, 264, 192, 3, 2}); }
+// Own rows in several result pieces (8192 rows = 64 tile rows of 128; a 4 MiB piece of 512
+// columns is 32 of them): each piece sent once its tiles are reduced.
+TEST(AllReduceOneGpu, TwoRanksOwnRowsInSeveralResultPieces) { run_case<__nv_bfloat16, true>({16384, 512, 64, 2, 2}); }
 
 }  // namespace

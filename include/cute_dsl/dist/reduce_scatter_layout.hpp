@@ -17,7 +17,8 @@
 //                                   launch's rows (q writes it into every peer as its launch starts)
 //   result_sent[kMaxRanks]     u32  result_sent[s] = epoch: rank s's reduced rows of that launch
 //                                   are all in this rank's `result`
-//   reduced[chunks]            u32  local: tiles of each chunk whose own rows are final in
+//   reduced[chunks]            u32  local: tiles of each result piece (a slice of the own group x a
+//                                   band, ReduceScatterSchedule::result_piece) whose own rows are final in
 //                                   `result`, summed over launches (zeroed per launch)
 //   result[M][N]               T    the all-reduced output: own rows written by this rank's GEMM,
 //                                   the others' by their copy engines

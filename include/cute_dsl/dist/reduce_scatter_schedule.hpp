@@ -29,11 +29,17 @@ struct ReduceScatterSchedule {
   int cta_tiles;   // CTA tiles per cluster tile (ClusterM): each publishes once
   int tiles_m, tiles_n, bands;
   kernels::GemmRowOrder order;  // what the GEMM's tile scheduler follows
+  // All-reduce: the own group's reduced rows travel in pieces of `result_slice` tile rows x a band
+  // (at least kResultPieceBytes each): the last piece reduced is what the transfer leaves exposed
+  // after the GEMM, and a whole band of the own group (16 MiB at 8192 x 8192 over 2 ranks) left
+  // ~50 us there; smaller pieces cost host stream operations (a wait and a copy per peer each).
+  int result_slice;
+  static constexpr long long kResultPieceBytes = 4LL << 20;
 
   // Rank `rank`'s schedule. @pre layout.m, layout.n >= 1; tile_rows >= 64; band_tiles * tile_n >= 512
   CUTE_DSL_HOST_DEVICE static constexpr ReduceScatterSchedule make(ReduceScatterLayout const& layout, int rank, int tile_rows,
                                                                    int tile_n, int band_tiles, int cta_tiles) {
-    ReduceScatterSchedule s{layout.m, layout.n, tile_rows, tile_n, band_tiles, cta_tiles, 0, 0, 0, {}};
+    ReduceScatterSchedule s{layout.m, layout.n, tile_rows, tile_n, band_tiles, cta_tiles, 0, 0, 0, {}, 1};
     s.tiles_m = (layout.m + tile_rows - 1) / tile_rows;
     s.tiles_n = (layout.n + tile_n - 1) / tile_n;
     s.bands = (s.tiles_n + band_tiles - 1) / band_tiles;
@@ -47,6 +53,10 @@ struct ReduceScatterSchedule {
     }
     const int share = (owners.max_rows() + tile_rows - 1) / tile_rows;
     s.order.group_rows = share > 0 ? share : 1;
+    const int band_cols = band_tiles * tile_n < layout.n ? band_tiles * tile_n : layout.n;
+    const long long tile_row_bytes = (long long)band_cols * tile_rows * (layout.element_bytes > 0 ? layout.element_bytes : 1);
+    const long long slice = (kResultPieceBytes + tile_row_bytes - 1) / tile_row_bytes;
+    s.result_slice = slice < 1 ? 1 : slice > s.tiles_m ? s.tiles_m : int(slice);
     return s;
   }
 
@@ -66,6 +76,25 @@ struct ReduceScatterSchedule {
     return q < order.foreign ? q / order.group_rows : foreign_groups();
   }
   CUTE_DSL_HOST_DEVICE constexpr int band_of(int col) const { return col / (band_tiles * tile_n); }
+  // All-reduce result pieces: slices of the own group (rotated rows [order.foreign, tiles_m)) x bands.
+  CUTE_DSL_HOST_DEVICE constexpr int own_tile_rows() const { return tiles_m - order.foreign; }
+  CUTE_DSL_HOST_DEVICE constexpr int result_slices() const { return (own_tile_rows() + result_slice - 1) / result_slice; }
+  // The piece of tile row `row` (of the own group) and band `band`: an index below max_chunks().
+  CUTE_DSL_HOST_DEVICE constexpr int result_piece(int row, int band) const {
+    const int q = (row - order.rotation + tiles_m) % tiles_m;
+    return (q - order.foreign) / result_slice * bands + band;
+  }
+  // Tile rows [result_row_begin(sl), + result_slice_rows(sl)) of the output: slice sl's.
+  CUTE_DSL_HOST_DEVICE constexpr int result_row_begin(int slice) const { return tile_row(order.foreign + slice * result_slice); }
+  CUTE_DSL_HOST_DEVICE constexpr int result_slice_rows(int slice) const {
+    const int left = own_tile_rows() - slice * result_slice;
+    return left < result_slice ? left : result_slice;
+  }
+  // CTA tiles of piece (slice, band): what its `reduced` counter gains per launch.
+  CUTE_DSL_HOST_DEVICE constexpr unsigned result_piece_tiles(int slice, int band) const {
+    const int width = tiles_n - band * band_tiles < band_tiles ? tiles_n - band * band_tiles : band_tiles;
+    return unsigned(result_slice_rows(slice) * cta_tiles * width);
+  }
   CUTE_DSL_HOST_DEVICE constexpr int chunk(int group, int band) const { return group * bands + band; }
   // Columns [band_begin(b), band_end(b)) of the output.
   CUTE_DSL_HOST_DEVICE constexpr int band_begin(int b) const { return b * band_tiles * tile_n; }

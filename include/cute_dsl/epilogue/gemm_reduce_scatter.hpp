@@ -277,8 +277,9 @@ CUTE_DSL_DEVICE void route_finish(ReduceScatter<T, Child> const& rs, int m_block
 }
 
 // All-reduce: once a tile of this rank's own group has its own rows final in `out` (= result),
-// thread 0 counts it in its chunk's `reduced`, which the copy engine waits for before sending the
-// chunk's rows to every peer. A tile reduced on the way out stored them before the hand-off
+// thread 0 counts it in its result piece's `reduced` (slice of tile rows x band:
+// ReduceScatterSchedule::result_piece), which the copy engine waits for before sending the
+// piece's rows to every peer. A tile reduced on the way out stored them before the hand-off
 // barrier, which orders them before this release; one reduced by route_finish meets the other
 // consumers once more first. Other groups' tiles have no own rows: not counted.
 // @pre every consumer thread calls it, after the hand-off barrier (and route_finish, if it ran)
@@ -289,7 +290,9 @@ CUTE_DSL_DEVICE void route_count_reduced(ReduceScatter<T, Child> const& rs, dist
   const int group = mine.group_of(m_block / mine.tile_rows);
   if (group != mine.foreign_groups()) return;  // uniform across the consumers: no barrier skipped by some
   if (finished_after_hand_off) arch::named_barrier_sync(barrier, threads);
-  if (thread == 0) arch::flag_add_release_gpu(rs.flag(rs.window.rank, rs.layout.reduced_offset(mine.chunk(group, mine.band_of(n_block)))), 1u);
+  if (thread == 0)
+    arch::flag_add_release_gpu(rs.flag(rs.window.rank, rs.layout.reduced_offset(mine.result_piece(m_block / mine.tile_rows, mine.band_of(n_block)))),
+                               1u);
 }
 
 }  // namespace cute_dsl::epilogue

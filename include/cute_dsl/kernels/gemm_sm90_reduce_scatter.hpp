@@ -13,10 +13,11 @@
 // operations come from the driver through cudart's entry-point query (no -lcuda).
 //
 // All-reduce (epilogue::all_reduce): besides, as the launch starts, result_free[this rank] = epoch
-// in every peer, and on a SECOND side stream, per chunk of the own group (the tile rows holding
-// this rank's rows, which the GEMM reduces last):
-//   wait   reduced[chunk] >= its tile count   (the GEMM wrote those rows' sums into `result`)
-//   copy   the chunk's own rows -> each peer's `result` (first, once per peer, wait for its
+// in every peer, and on a SECOND side stream, per piece of the own group (the tile rows holding
+// this rank's rows, which the GEMM reduces last; a piece is a slice of them x a band,
+// ReduceScatterSchedule::result_piece):
+//   wait   reduced[piece] >= its tile count   (the GEMM wrote those rows' sums into `result`)
+//   copy   the piece's own rows -> each peer's `result` (first, once per peer, wait for its
 //          result_free >= epoch)
 // then result_sent[this rank] = epoch in every peer; after the GEMM, `stream` waits until every
 // peer's result_sent here is epoch. A second stream, because the first must never wait for this
@@ -128,25 +129,30 @@ cudaError_t gemm_sm90_reduce_scatter(const GemmSm90Arguments<TA, T>& args, epilo
     if (s != me)
       err = detail::from_driver(ops.wait(stream, address(tree.flag(me, l.result_sent_offset(s))), tree.epoch, CU_STREAM_WAIT_VALUE_GEQ));
 
-  // All-reduce: each band of the own group's rows, once reduced, to every peer.
+  // All-reduce: each piece of the own group's rows (a slice of tile rows x a band), once reduced,
+  // to every peer.
   if (all_reduce && err == cudaSuccess) {
-    const int own = plan.foreign_groups(), lo = owners.begin(me), hi = owners.begin(me + 1);
+    const int lo = owners.begin(me), hi = owners.begin(me + 1);
     bool freed[dist::kMaxRanks] = {};
-    for (int b = 0; b < plan.bands && own < plan.groups() && hi > lo && err == cudaSuccess; ++b) {
-      const int chunk = plan.chunk(own, b), c0 = plan.band_begin(b), c1 = plan.band_end(b);
-      err = detail::from_driver(ops.wait(results.side, address(tree.flag(me, l.reduced_offset(chunk))), plan.chunk_tiles(own, b),
-                                         CU_STREAM_WAIT_VALUE_GEQ));
-      for (int q = 0; q < world && err == cudaSuccess; ++q) {
-        if (q == me) continue;
-        if (!freed[q])
-          err = detail::from_driver(ops.wait(results.side, address(tree.flag(me, l.result_free_offset(q))), tree.epoch, CU_STREAM_WAIT_VALUE_GEQ));
-        freed[q] = true;
-        const long long at = (long long)lo * l.n + c0;
-        if (err == cudaSuccess)
-          err = cudaMemcpy2DAsync(tree.result(q) + at, pitch, tree.result(me) + at, pitch, std::size_t(c1 - c0) * element, std::size_t(hi - lo),
-                                  cudaMemcpyDefault, results.side);
+    for (int b = 0; b < plan.bands && plan.own_tile_rows() > 0 && hi > lo && err == cudaSuccess; ++b)
+      for (int sl = 0; sl < plan.result_slices() && err == cudaSuccess; ++sl) {
+        const int c0 = plan.band_begin(b), c1 = plan.band_end(b);
+        const int t0 = plan.result_row_begin(sl) * plan.tile_rows, t1 = t0 + plan.result_slice_rows(sl) * plan.tile_rows;
+        const int y0 = t0 > lo ? t0 : lo, y1 = t1 < hi ? t1 : hi;  // the slice's own rows
+        if (y0 >= y1) continue;
+        err = detail::from_driver(ops.wait(results.side, address(tree.flag(me, l.reduced_offset(plan.result_piece(t0 / plan.tile_rows, b)))),
+                                           plan.result_piece_tiles(sl, b), CU_STREAM_WAIT_VALUE_GEQ));
+        for (int q = 0; q < world && err == cudaSuccess; ++q) {
+          if (q == me) continue;
+          if (!freed[q])
+            err = detail::from_driver(ops.wait(results.side, address(tree.flag(me, l.result_free_offset(q))), tree.epoch, CU_STREAM_WAIT_VALUE_GEQ));
+          freed[q] = true;
+          const long long at = (long long)y0 * l.n + c0;
+          if (err == cudaSuccess)
+            err = cudaMemcpy2DAsync(tree.result(q) + at, pitch, tree.result(me) + at, pitch, std::size_t(c1 - c0) * element, std::size_t(y1 - y0),
+                                    cudaMemcpyDefault, results.side);
+        }
       }
-    }
     for (int q = 0; q < world && err == cudaSuccess; ++q)
       if (q != me) err = detail::from_driver(ops.write(results.side, address(tree.flag(q, l.result_sent_offset(me))), tree.epoch, 0));
   }
