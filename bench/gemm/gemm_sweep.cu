@@ -16,8 +16,10 @@
 //   bf16 out 1e-2   (bf16 keeps 8 bits: rounding alone gives ~2e-3)
 //   f16 out  5e-3   (11 bits: ~3e-4)
 //   f32 out  1e-4   (only the order of f32 accumulation differs: ~1e-6 at K = 4096)
-// Where ours refuses a problem (today: K or a leading dimension not a multiple of 8 elements),
-// the benchmark reports "ours: unsupported: <gemm_sm90_unsupported's rule>" and the sweep goes on.
+// Where ours refuses a problem (gemm_sm90_unsupported: only what cannot be computed), the
+// benchmark reports "ours: unsupported: <the rule>" and the sweep goes on. Operands TMA cannot
+// describe (K or a leading dimension not a multiple of 8 elements, pointers off 16 bytes) run
+// as the launcher decides: staged into aligned rows, or the copy mainloop (gemm_sm90_stage.hpp).
 //
 //   gemm_sweep --benchmark_out=sweep.json --benchmark_out_format=json
 //   gemm_sweep --benchmark_filter='^llm/'          # one group (square, llm, huge_k, ragged,

@@ -30,6 +30,8 @@ struct Case {
   // A and B as TMA cannot describe them: leading dimensions NOT rounded up to 8 elements and
   // base addresses one element past a 16-byte boundary (the copy mainloop serves them).
   bool unaligned = false;
+  // What the launcher does with such operands: the copy mainloop unless a test asks otherwise.
+  GemmSm90Unaligned path = GemmSm90Unaligned::copy_mainloop;
 };
 
 template <class T>
@@ -85,6 +87,7 @@ void run_case(const Case& c, GemmSm90Config config) {
   args.c = dc.get(), args.ldc = ldd, args.batch_stride_c = sd;
   args.alpha = c.alpha, args.beta = c.beta;
   args.major_a = MajorA, args.major_b = MajorB;
+  args.unaligned = c.path;
   ASSERT_EQ(gemm_sm90_unsupported(args), "");
   ASSERT_EQ(gemm_sm90_tma_describable(args), !c.unaligned);
   CUTE_DSL_TEST_CUDA((gemm_sm90_majors<MajorA, MajorB>(args, nullptr, config)));

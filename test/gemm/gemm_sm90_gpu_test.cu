@@ -116,4 +116,46 @@ TEST(GemmSm90, CopyMainloopForOperandsTmaCannotDescribe) {
   run_case<__nv_bfloat16, float>({40, 300, 77, 2, 1.f, 0.5f, 1, true}, {});  // skinny: the 64-row tile
 }
 
+// The same operands staged into aligned rows (gemm_sm90_stage.hpp), then the TMA mainloop: the
+// heuristic's variant and a fixed one, batches, alpha/beta, fp16, the 64-row tile, and the
+// model's own choice on a shape where staging pays.
+TEST(GemmSm90, StagedOperandsRunOnTheTmaMainloop) {
+  CUTE_DSL_REQUIRE_GPU(90);
+  constexpr auto kStage = GemmSm90Unaligned::stage;
+  run_case<__nv_bfloat16, __nv_bfloat16>({300, 520, 137, 1, 1.f, 0.f, 0, true, kStage}, {});
+  run_case<__nv_bfloat16, float>({130, 70, 13, 2, 0.5f, -1.5f, 3, true, kStage}, {});
+  run_case<__half, __half>({1000, 1030, 700, 1, 1.f, 0.f, 0, true, kStage}, {256, 4, 2});
+  run_case<__nv_bfloat16, float>({40, 300, 77, 2, 1.f, 0.5f, 1, true, kStage}, {});  // skinny: the 64-row tile
+  run_case<__nv_bfloat16, __nv_bfloat16>({1023, 1025, 1027, 1, 1.f, 0.f, 0, true, GemmSm90Unaligned::automatic}, {});
+}
+
+// The staging model and its buffer layout. No GPU needed.
+TEST(GemmSm90, StagingModelAndLayout) {
+  // Tiny GEMMs keep the copy mainloop (the staging launch costs more than the whole GEMM); the
+  // sweep's unaligned and ragged shapes, decode included, are staged.
+  EXPECT_FALSE(gemm_sm90_stage_pays(4, 4, 12, 1, 2 * 256, 2, 132));
+  EXPECT_FALSE(gemm_sm90_stage_pays(130, 70, 13, 2, 2 * 8192, 2, 132));
+  EXPECT_TRUE(gemm_sm90_stage_pays(4095, 4097, 4099, 1, 2.0 * 4096 * 4160 * 2, 2, 132));
+  EXPECT_TRUE(gemm_sm90_stage_pays(2048, 2048, 777, 1, 2.0 * 2048 * 832 * 2, 2, 132));
+  EXPECT_TRUE(gemm_sm90_stage_pays(1, 4096, 4099, 1, 4096.0 * 4160 * 2, 2, 132));
+  // Rows of whole 128-byte lines; an operand shared by every batch (stride 0) is staged once.
+  const GemmStageOperand op = gemm_stage_operand(nullptr, 4099, 300, 3, 4099, 300 * 4099, 2);
+  EXPECT_EQ(op.dst_ld, 4160);
+  EXPECT_EQ(op.dst_batch_stride, 300 * 4160);
+  EXPECT_EQ(op.batches, 3);
+  EXPECT_EQ(gemm_stage_bytes(op, 2), 3LL * 300 * 4160 * 2);
+  const GemmStageOperand shared = gemm_stage_operand(nullptr, 77, 40, 5, 77, 0, 2);
+  EXPECT_EQ(shared.batches, 1);
+  EXPECT_EQ(shared.dst_batch_stride, 0);
+  EXPECT_EQ(gemm_stage_bytes(shared, 2), 40LL * 128 * 2);
+  // Only the operand TMA cannot describe is staged: A one element off, B aligned.
+  GemmSm90Arguments<__nv_bfloat16, float> args{};
+  alignas(16) static __nv_bfloat16 buffer[64];
+  args.shape = {4, 4, 16, 1};
+  args.a = buffer + 1, args.lda = 16, args.b = buffer, args.ldb = 16;
+  EXPECT_EQ(gemm_sm90_staging_bytes(args), std::size_t(512));  // 4 rows of 64 elements
+  args.a = buffer;
+  EXPECT_EQ(gemm_sm90_staging_bytes(args), std::size_t(0));
+}
+
 }  // namespace

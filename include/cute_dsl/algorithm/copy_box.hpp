@@ -73,6 +73,33 @@ CUTE_DSL_DEVICE inline void copy_box_elements(T const* src, T* dst, int valid) {
   for (int e = 0; e < N; ++e) dst[e] = e < valid ? src[e] : T(0.f);
 }
 
+// The chunk of 16-byte width at `g` (16-bit elements) into registers, the widest way its address
+// allows, zeros from element `valid` on: what copy_box does for one chunk, for readers whose
+// destination is not shared memory (the GEMM's operand staging, kernels/gemm_operand_stage.hpp).
+// [first, last]: the tensor's first and last elements (the shifted path reads one element on
+// each side of the chunk).
+template <class T>
+CUTE_DSL_DEVICE inline CopyBoxChunk copy_box_load_chunk(T const* g, int valid, T const* first, T const* last) {
+  static_assert(sizeof(T) == 2, "copy_box_load_chunk: 16-bit elements (the register path shifts by one element)");
+  constexpr int kChunk = 8;
+  const auto address = reinterpret_cast<unsigned long long>(g);
+  CopyBoxChunk c{};
+  if (valid <= 0) return c;
+  if (valid < kChunk) {
+    copy_box_elements<T, kChunk>(g, reinterpret_cast<T*>(&c), valid);
+  } else if (address % 16 == 0) {
+    c = *reinterpret_cast<CopyBoxChunk const*>(g);
+  } else if (address % 4 == 0) {
+    CUTE_DSL_UNROLL
+    for (int w = 0; w < 4; ++w) c.w[w] = reinterpret_cast<unsigned const*>(g)[w];
+  } else if (g != first && g + kChunk <= last) {
+    c = copy_box_shifted_chunk(reinterpret_cast<unsigned char const*>(g));
+  } else {
+    copy_box_elements<T, kChunk>(g, reinterpret_cast<T*>(&c), kChunk);
+  }
+  return c;
+}
+
 }  // namespace detail
 
 // @pre dst is a static (E0, E1, 1) tensor in shared memory whose 16-byte chunks along dimension 0

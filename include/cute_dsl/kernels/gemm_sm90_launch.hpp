@@ -21,7 +21,6 @@
 
 #include <atomic>
 #include <cstddef>
-#include <mutex>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -30,7 +29,9 @@
 #include "cute_dsl/arch/sm90/tma_descriptor.hpp"
 #include "cute_dsl/atom/make_tma_atom.hpp"
 #include "cute_dsl/kernels/gemm_operand_map.hpp"
+#include "cute_dsl/kernels/gemm_device_buffer.hpp"
 #include "cute_dsl/kernels/gemm_sm90.hpp"
+#include "cute_dsl/kernels/gemm_sm90_stage.hpp"
 
 namespace cute_dsl::kernels {
 
@@ -67,6 +68,14 @@ struct GemmSm90Arguments {
   // K and run CONCURRENTLY on several streams must each pass their own.
   void* workspace = nullptr;
   std::size_t workspace_bytes = 0;
+  // Operands a tensor map cannot describe (gemm_sm90_tma_describable false): copied into rows it
+  // can describe and run on the TMA mainloop, or read in place by the copy mainloop; `automatic`
+  // picks by a model (gemm_sm90_stage.hpp). The copies go to `staging` (gemm_sm90_staging_bytes,
+  // 256-byte aligned) or, if null, to a per-device buffer grown on demand and shared: GEMMs that
+  // stage and run CONCURRENTLY on several streams must each pass their own.
+  GemmSm90Unaligned unaligned = GemmSm90Unaligned::automatic;
+  void* staging = nullptr;
+  std::size_t staging_bytes = 0;
 };
 
 // The variants this launcher instantiates. Every one uses 192 KiB of ring (tile size x stages
@@ -241,24 +250,9 @@ inline std::size_t gemm_sm90_workspace_bytes(long long tiles, int splits, int ti
   return splits <= 1 ? 0 : gemm_sm90_counter_bytes(tiles) + std::size_t(tiles) * splits * tile_m * tile_n * 4;
 }
 
-// The device's shared split-K workspace, at least `bytes` (counters zeroed). Grows by reallocating:
-// the old one is freed after the device is idle (cudaFree synchronises).
+// The device's shared split-K workspace, at least `bytes` (counters zeroed).
 inline cudaError_t gemm_sm90_device_workspace(int device, std::size_t bytes, void** out) {
-  static std::mutex lock;
-  static void* buffers[kCachedDevices] = {};
-  static std::size_t sizes[kCachedDevices] = {};
-  if (!device_is_cached(device)) return cudaErrorInvalidDevice;
-  std::lock_guard<std::mutex> guard(lock);
-  if (sizes[device] < bytes) {
-    if (buffers[device] != nullptr) cudaFree(buffers[device]);
-    buffers[device] = nullptr, sizes[device] = 0;
-    const std::size_t grown = bytes + bytes / 2;
-    if (cudaError_t err = cudaMalloc(&buffers[device], grown); err != cudaSuccess) return err;
-    if (cudaError_t err = cudaMemset(buffers[device], 0, grown); err != cudaSuccess) return err;
-    sizes[device] = grown;
-  }
-  *out = buffers[device];
-  return cudaSuccess;
+  return gemm_device_buffer(GemmBufferSlot::split_k_workspace, device, bytes, true, out);
 }
 
 // Fusion: gemm_sm90_impl::NoFusion (the plain kernel) or an epilogue tree (the fused kernel).
@@ -370,9 +364,13 @@ template <class TA, class TD, GmmaMajor MajorA, GmmaMajor MajorB, class Fusion =
 cudaError_t gemm_sm90_variant(const GemmSm90Arguments<TA, TD>& args, cudaStream_t stream, GemmSm90Config config,
                               const Fusion& fusion = {}) {
   if (!gemm_sm90_config_supports(config, MajorB)) return cudaErrorInvalidValue;
-  // Operands TMA cannot describe: the copy mainloop, in the 128 x 128 tile (or the 64-row tile
-  // the configuration asked for: skinny M).
+  // Operands TMA cannot describe: staged into rows it can (gemm_sm90_stage.hpp), or the copy
+  // mainloop, in the 128 x 128 tile (or the 64-row tile the configuration asked for: skinny M).
   if (!gemm_sm90_tma_describable(args)) {
+    GemmSm90Arguments<TA, TD> staged;
+    bool did = false;
+    if (cudaError_t err = gemm_sm90_stage_operands(args, stream, staged, did); err != cudaSuccess) return err;
+    if (did) return gemm_sm90_variant<TA, TD, MajorA, MajorB>(staged, stream, config, fusion);
     if (config.tile_m == 64) return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 8, 1, false, 64, false, Fusion>(args, stream, config.splits, fusion);
     return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 1, false, 128, false, Fusion>(args, stream, config.splits, fusion);
   }
@@ -414,6 +412,24 @@ inline GemmSm90Config gemm_sm90_resolve(GemmShape shape, GmmaMajor major_b, Gemm
   return gemm_sm90_heuristic(shape, sm_count, major_b, rows_128b_aligned);
 }
 
+namespace detail {
+
+// Operands TMA cannot describe staged first (if the model says so), so that the heuristic sees
+// the rows the kernel will read; then the variant `config` names, or the heuristic's.
+template <GmmaMajor MajorA, GmmaMajor MajorB, class TA, class TD, class Fusion>
+cudaError_t gemm_sm90_stage_and_run(const GemmSm90Arguments<TA, TD>& args, cudaStream_t stream, GemmSm90Config config,
+                                    const Fusion& fusion) {
+  GemmSm90Arguments<TA, TD> staged;
+  bool did = false;
+  if (!gemm_sm90_tma_describable(args))
+    if (cudaError_t err = gemm_sm90_stage_operands(args, stream, staged, did); err != cudaSuccess) return err;
+  const GemmSm90Arguments<TA, TD>& run = did ? staged : args;
+  return gemm_sm90_variant<TA, TD, MajorA, MajorB>(run, stream, gemm_sm90_resolve(run.shape, MajorB, config, gemm_sm90_rows_128b_aligned(run)),
+                                                   fusion);
+}
+
+}  // namespace detail
+
 // D = alpha * A * B^T + beta * C on `stream`. `config` zero: the heuristic's choice. Returns
 // cudaErrorInvalidValue when gemm_sm90_unsupported(args) is non-empty or no variant matches
 // `config`; throws tma::TmaDescriptorError if the driver refuses a tensor map.
@@ -423,8 +439,7 @@ cudaError_t gemm_sm90_majors(const GemmSm90Arguments<TA, TD>& args, cudaStream_t
                              GemmSm90Config config = {}) {
   if (args.major_a != MajorA || args.major_b != MajorB || !gemm_sm90_unsupported(args).empty())
     return cudaErrorInvalidValue;
-  return gemm_sm90_variant<TA, TD, MajorA, MajorB>(args, stream,
-                                                   gemm_sm90_resolve(args.shape, MajorB, config, gemm_sm90_rows_128b_aligned(args)));
+  return detail::gemm_sm90_stage_and_run<MajorA, MajorB>(args, stream, config, gemm_sm90_impl::NoFusion{});
 }
 
 template <class TA, class TD>
@@ -455,8 +470,7 @@ cudaError_t gemm_sm90_fused(const GemmSm90Arguments<TA, TD>& args, const Tree& t
                             GemmSm90Config config = {}) {
   if (args.major_a != MajorA || args.major_b != MajorB || !gemm_sm90_fused_unsupported(args).empty())
     return cudaErrorInvalidValue;
-  return gemm_sm90_variant<TA, TD, MajorA, MajorB>(
-      args, stream, gemm_sm90_resolve(args.shape, MajorB, config, gemm_sm90_rows_128b_aligned(args)), tree);
+  return detail::gemm_sm90_stage_and_run<MajorA, MajorB>(args, stream, config, tree);
 }
 
 // One variant fixed at compile time (one kernel per tree and layout: what tests and fused
