@@ -43,6 +43,9 @@ const Shape kShapes[] = {
     {3008, 3008, 3008, kK, kK, true},
     // LLM prefill layers (tokens x N x K) where the cluster and tile choice decide the waves.
     {16384, 4096, 4096, kK, kK, true}, {8192, 12288, 4096, kK, kK, true}, {2048, 1536, 4096, kK, kK, true},
+    {2048, 4096, 4096, kK, kK, true},
+    // Huge K over few tiles: split-K's ground.
+    {1024, 1024, 32768, kK, kK, true},
     // The other operand majors, one shape each (NN, TT, NT).
     {4096, 4096, 4096, kMN, kK},      {4096, 4096, 4096, kK, kMN},      {4096, 4096, 4096, kMN, kMN},
 };

@@ -98,7 +98,7 @@ namespace {
 // struct's (this file's offsetof) in the generated source.
 std::string gemm_params_types() {
   using P = kernels::GemmSm90Params<void>;
-  const std::size_t end = offsetof(P, tile_counters) + sizeof(void*);
+  const std::size_t end = offsetof(P, split_from) + sizeof(int);
   std::string types =
       "/* The kernel's one parameter: kernels::GemmSm90Params (gemm_sm90.hpp), field for field. */\n"
       "typedef struct @P@_gemm_epilogue {\n"
@@ -110,7 +110,7 @@ std::string gemm_params_types() {
       "typedef struct @P@_tensor_map { cuuint64_t opaque[16]; } @P@_tensor_map;\n"
       "typedef struct @P@_gemm_params {\n"
       "  @P@_tensor_map tma_a, tma_b;\n  int k, l;\n  @P@_gemm_epilogue epilogue;\n  @P@_global_box box_a, box_b;\n"
-      "  int splits;\n  CUdeviceptr partials, tile_counters;\n";
+      "  int splits;\n  CUdeviceptr partials, tile_counters;\n  int split_from;\n";
   // 8-aligned in C: pad to the device struct's size (a multiple of its 64-byte alignment).
   if (sizeof(P) > end) types += "  unsigned char tail_padding[" + std::to_string(sizeof(P) - end) + "];\n";
   return types + "} @P@_gemm_params;\n";
@@ -133,6 +133,7 @@ std::string gemm_params_checks() {
   check("splits", offsetof(P, splits));
   check("partials", offsetof(P, partials));
   check("tile_counters", offsetof(P, tile_counters));
+  check("split_from", offsetof(P, split_from));
   s += "typedef char @P@_gemm_params_size_is_" + std::to_string(sizeof(P)) + "[sizeof(@P@_gemm_params) == " +
        std::to_string(sizeof(P)) + " ? 1 : -1];\n";
   return s;

@@ -1,5 +1,6 @@
 // The persistent tile scheduler of the Hopper GEMM: every tile of every batch exactly once,
 // whatever the raster band leaves over, and the CTAs of a cluster on vertically adjacent tiles.
+#include <algorithm>
 #include <cute_dsl/kernels/gemm_tile_scheduler.hpp>
 #include <gtest/gtest.h>
 
@@ -60,23 +61,33 @@ TEST(GemmTileScheduler, ConsecutiveTilesStayInOneBand) {
 
 namespace {
 // Split-K: every (tile, k-block) exactly once over the units, ranges of nearly equal length
-// (they differ by at most one k-block), none empty, split-major order within a tile.
+// (they differ by at most one k-block), none empty, split-major order within a tile; tiles
+// before split_from whole (tail split-K), the rest split.
 TEST(GemmTileScheduler, SplitKUnitsCoverEveryKBlockOnce) {
-  for (int splits : {1, 2, 3, 7, 16})
-    for (int k_tiles : {16, 17, 63}) {
-      const GemmTileScheduler<64, 64, 1> s(100, 300, 2);
-      std::set<std::tuple<int, int, int, int>> seen;  // (m, n, batch, k-block)
-      for (int u = 0; u < s.units(splits); ++u) {
-        const auto w = s.work(u, 0, splits, k_tiles);
-        EXPECT_EQ(w.tile_index, u / splits);
-        EXPECT_EQ(w.split, u % splits);
-        const int len = w.k_end - w.k_begin;
-        EXPECT_TRUE(len == k_tiles / splits || len == k_tiles / splits + 1) << splits << " " << k_tiles;
-        EXPECT_GE(len, 1);
-        for (int k = w.k_begin; k < w.k_end; ++k)
-          EXPECT_TRUE(seen.insert({w.tile.m_block, w.tile.n_block, w.tile.batch, k}).second);
+  for (int split_from : {0, 7, 1000})
+    for (int splits : {1, 2, 3, 7, 16})
+      for (int k_tiles : {16, 17, 63}) {
+        GemmTileScheduler<64, 64, 1> s(100, 300, 2);  // 2 x 5 tiles x 2 batches
+        s.split_from = split_from;
+        const int whole = splits > 1 ? std::min(split_from, s.cluster_tiles()) : s.cluster_tiles();
+        std::set<std::tuple<int, int, int, int>> seen;  // (m, n, batch, k-block)
+        for (int u = 0; u < s.units(splits); ++u) {
+          const auto w = s.work(u, 0, splits, k_tiles);
+          if (u < whole) {
+            EXPECT_EQ(w.splits, 1);
+            EXPECT_EQ(w.k_end - w.k_begin, k_tiles);
+          } else {
+            EXPECT_EQ(w.splits, splits);
+            EXPECT_EQ(w.tile_index, (u - whole) / splits);
+            EXPECT_EQ(w.split, (u - whole) % splits);
+            const int len = w.k_end - w.k_begin;
+            EXPECT_TRUE(len == k_tiles / splits || len == k_tiles / splits + 1) << splits << " " << k_tiles;
+            EXPECT_GE(len, 1);
+          }
+          for (int k = w.k_begin; k < w.k_end; ++k)
+            EXPECT_TRUE(seen.insert({w.tile.m_block, w.tile.n_block, w.tile.batch, k}).second);
+        }
+        EXPECT_EQ(int(seen.size()), s.cluster_tiles() * k_tiles);
       }
-      EXPECT_EQ(int(seen.size()), s.cluster_tiles() * k_tiles);
-    }
 }
 }  // namespace

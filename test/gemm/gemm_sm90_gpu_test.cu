@@ -100,10 +100,41 @@ TEST(GemmSm90, RejectsOnlyWhatCannotBeComputed) {
 TEST(GemmSm90, SplitKHeuristic) {
   const GemmSm90Config decode = gemm_sm90_heuristic({1, 4096, 4096, 1}, 132);
   EXPECT_EQ(decode.splits, 2);  // 64 tiles of 64 x 64: two per SM's worth of work
-  EXPECT_EQ(gemm_sm90_heuristic({128, 128, 65536, 1}, 132).splits, 32);
-  EXPECT_EQ(gemm_sm90_heuristic({64, 1000, 520, 1}, 132).splits, 2);     // 9 k-blocks: at most 2 ranges of >= 4
-  EXPECT_LE(gemm_sm90_heuristic({8192, 8192, 8192, 1}, 132).splits, 1);  // many waves: no split
-  EXPECT_EQ(gemm_sm90_split_k({1, 4096, 4096, 1}, {256, 4, 1}, 132), 1);  // 128 x 256 has no split-K
+  // 4 tiles over a huge K: the split count that minimises 1/s + s x (partials read back) / K.
+  EXPECT_EQ(gemm_sm90_heuristic({128, 128, 65536, 1}, 132).splits, 12);
+  EXPECT_EQ(gemm_sm90_heuristic({64, 1000, 520, 1}, 132).splits, 1);    // 9 k-blocks: reading 2 partials back costs more than it saves
+  EXPECT_LE(gemm_sm90_heuristic({8192, 8192, 8192, 1}, 132).splits, 1);  // whole waves: no split
+  // 16 tiles of 128 x 256 fill the wave split 8 ways: one row of 128 to read back per split.
+  EXPECT_EQ(gemm_sm90_split_k({1, 4096, 4096, 1}, {256, 4, 1}, 132), 8);
+}
+
+// Tail split-K: only the last, partial wave's tiles are split. No GPU needed.
+TEST(GemmSm90, TailSplitPlan) {
+  // 144 tiles on 132 slots: 132 whole, the 12 left split 3 ways (1/3 + 3 x 480 / 4096 < 0.9).
+  const GemmSplitPlan tail = gemm_sm90_split_plan(144, 4096, 132);
+  EXPECT_EQ(tail.splits, 3);
+  EXPECT_EQ(tail.split_from, 132);
+  EXPECT_EQ(gemm_sm90_split_plan(144, 4096, 132, 2).splits, 2);  // the caller's bound
+  EXPECT_EQ(gemm_sm90_split_plan(144, 2048, 132).splits, 1);     // K too short to pay the read-back
+  EXPECT_EQ(gemm_sm90_split_plan(132, 4096, 132).splits, 1);     // whole waves
+  EXPECT_EQ(gemm_sm90_split_plan(200, 4096, 132).splits, 1);     // the last wave more than half full
+  EXPECT_EQ(gemm_sm90_split_plan(68, 1024, 66).splits, 1);       // short K: the read-back eats the gain
+  const GemmSplitPlan few = gemm_sm90_split_plan(16, 4096, 132);  // few tiles: every one split
+  EXPECT_EQ(few.splits, 3);
+  EXPECT_EQ(few.split_from, 0);
+  // The scheduler's units: 132 whole tiles, then 12 x 3 (tile, split) pairs in tile order.
+  GemmTileScheduler<128, 128, 1> scheduler(128 * 12, 128 * 12, 1);  // 144 tiles
+  scheduler.split_from = 132;
+  EXPECT_EQ(scheduler.units(3), 132 + 12 * 3);
+  const GemmWork whole = scheduler.work(131, 0, 3, 32);
+  EXPECT_EQ(whole.splits, 1);
+  EXPECT_EQ(whole.k_end - whole.k_begin, 32);
+  const GemmWork last = scheduler.work(132 + 12 * 3 - 1, 0, 3, 32);
+  EXPECT_EQ(last.splits, 3);
+  EXPECT_EQ(last.split, 2);
+  EXPECT_EQ(last.tile_index, 11);
+  EXPECT_EQ(last.k_begin, 22);  // 32 k-blocks: 11, 11, 10
+  EXPECT_EQ(last.k_end, 32);
 }
 
 // Operands TMA cannot describe (K and leading dimensions not multiples of 8, bases off the 16-byte
@@ -114,6 +145,16 @@ TEST(GemmSm90, CopyMainloopForOperandsTmaCannotDescribe) {
   run_case<__nv_bfloat16, float>({130, 70, 13, 2, 0.5f, -1.5f, 3, true}, {});
   run_case<__half, __half>({1000, 1030, 700, 1, 1.f, 0.f, 0, true}, {});
   run_case<__nv_bfloat16, float>({40, 300, 77, 2, 1.f, 0.5f, 1, true}, {});  // skinny: the 64-row tile
+}
+
+// Tail split-K on the GPU: a 128 x 128 variant (140 tiles over 132 SMs: the last 8 split) and
+// the clustered 128 x 256 one (68 cluster tiles over up to 66 clusters), f32 and bf16 D; K = 2560
+// is long enough for a 2-way split to pay. The plan depends on the device's SM and cluster
+// counts; the results may not.
+TEST(GemmSm90, TailSplitKMatchesTheReference) {
+  CUTE_DSL_REQUIRE_GPU(90);
+  run_case<__nv_bfloat16, float>({1280, 1792, 2560, 1, 1.f, 0.f}, {128, 6, 1, false, 128, 32});
+  run_case<__nv_bfloat16, __nv_bfloat16>({4352, 1024, 2560, 1, 0.5f, 0.f}, {256, 4, 2, false, 128, 32});
 }
 
 // The same operands staged into aligned rows (gemm_sm90_stage.hpp), then the TMA mainloop: the

@@ -57,12 +57,6 @@
 
 namespace cute_dsl::kernels {
 
-// Whether a variant has split-K (gemm_tile_scheduler.hpp): one CTA per cluster, and a tile of
-// at most 128 x 128 (64 accumulators per consumer thread: room for the reduction's registers).
-CUTE_DSL_HOST_DEVICE constexpr bool gemm_sm90_split_k_capable(int tile_m, int tile_n, int cluster_m) {
-  return cluster_m == 1 && tile_m * tile_n <= 128 * 128;
-}
-
 // The kernel's parameters. The TMA atoms are template parameters so that the kernel gets its
 // typed atoms (their boxes and partitions) while every instantiation has the same bytes: an
 // atom is one TmaDescriptor. Host code that does not know the atom types (the JIT launcher,
@@ -77,12 +71,14 @@ struct GemmSm90Params {
   // A and B as plain strided tensors in the tensor maps' dimension order: what the copy producer
   // reads when TMA cannot describe an operand (TmaLoads = false); unused otherwise.
   GlobalBox<void> box_a, box_b;
-  // Split-K (gemm_tile_scheduler.hpp): `splits` K ranges per tile (<= 1: none); then `partials`
-  // holds cluster_tiles * splits * TileM * TileN floats and `tile_counters` one zeroed int per
-  // cluster tile (the last split of a tile resets its counter, so it stays zeroed for the next launch).
+  // Split-K (gemm_tile_scheduler.hpp): `splits` K ranges per split tile (<= 1: none), the cluster
+  // tiles from `split_from` on split; then `partials` holds split tiles * splits * ClusterM *
+  // TileM * TileN floats and `tile_counters` one zeroed int per CTA tile of a split tile (the last
+  // split of a tile resets its counter, so it stays zeroed for the next launch).
   int splits;
   float* partials;
   int* tile_counters;
+  int split_from;
 };
 
 }  // namespace cute_dsl::kernels
@@ -208,12 +204,14 @@ CUTE_DSL_DEVICE void consume_k_loop(Mma mma, const Ring& ring, State& state, Fra
 // split order (deterministic) into `acc` and returns true: it runs the epilogue; the others
 // return false. Rows past M are neither stored nor read (decode: M = 1 moves 1 row, not 64).
 // `threads` consumer threads take part, synchronised by named barrier `barrier`.
+// `slot`: the CTA tile's workspace slot (its split tile's index x ClusterM + its rank in the cluster).
 template <int Threads, class Acc, class Crd>
-CUTE_DSL_DEVICE bool reduce_split(Acc& acc, Crd const& crd, float* partials, int* counters, GemmWork const& w, int splits,
+CUTE_DSL_DEVICE bool reduce_split(Acc& acc, Crd const& crd, float* partials, int* counters, int slot, GemmWork const& w,
                                   int rows_left, int thread, unsigned barrier, int& last_flag) {
   constexpr int kValues = int(decltype(size(acc))::value);
   constexpr long long kSlot = (long long)kValues * Threads;
-  float* tile_partials = partials + (long long)w.tile_index * splits * kSlot;
+  const int splits = w.splits;
+  float* tile_partials = partials + (long long)slot * splits * kSlot;
   float* mine = tile_partials + w.split * kSlot;
   CUTE_DSL_UNROLL
   for (int v = 0; v < kValues; ++v)
@@ -221,9 +219,9 @@ CUTE_DSL_DEVICE bool reduce_split(Acc& acc, Crd const& crd, float* partials, int
   __threadfence();  // this thread's partials, visible GPU-wide before the count says so
   arch::named_barrier_sync(barrier, Threads);
   if (thread == 0) {
-    const int before = atomicAdd(&counters[w.tile_index], 1);
+    const int before = atomicAdd(&counters[slot], 1);
     last_flag = before == splits - 1;
-    if (last_flag) counters[w.tile_index] = 0;  // every split has arrived: ready for the next launch
+    if (last_flag) counters[slot] = 0;  // every split has arrived: ready for the next launch
   }
   arch::named_barrier_sync(barrier, Threads);
   if (!last_flag) return false;
@@ -231,13 +229,19 @@ CUTE_DSL_DEVICE bool reduce_split(Acc& acc, Crd const& crd, float* partials, int
   // The sum in split order, whichever split came last (its own partials are in memory too): the
   // same rounding every run. Splits outside, values inside: each split's loads are in flight
   // together (the other way round, every load waited for the previous one).
+  // In chunks of kChunk values: 128 values' loads in flight at once (the 128 x 256 tiles) spilled.
+  constexpr int kChunk = kValues < 32 ? kValues : 32;
+  static_assert(kValues % kChunk == 0, "reduce_split: whole chunks of values");
   CUTE_DSL_UNROLL
   for (int v = 0; v < kValues; ++v) acc(v) = 0.f;
-  for (int s = 0; s < splits; ++s) {
-    float const* part = tile_partials + s * kSlot + thread;
-    CUTE_DSL_UNROLL
-    for (int v = 0; v < kValues; ++v)
-      if (gemm_value_row(crd, v) < rows_left) acc(v) += __ldcg(part + v * Threads);
+  CUTE_DSL_UNROLL
+  for (int c = 0; c < kValues; c += kChunk) {
+    for (int s = 0; s < splits; ++s) {
+      float const* part = tile_partials + s * kSlot + thread;
+      CUTE_DSL_UNROLL
+      for (int v = c; v < c + kChunk; ++v)
+        if (gemm_value_row(crd, v) < rows_left) acc(v) += __ldcg(part + v * Threads);
+    }
   }
   return true;
 }
@@ -368,10 +372,8 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
   if constexpr (kRouted) scheduler.rows = &fusion.schedule.order;
   else if constexpr (kGated) scheduler.rows = &fusion.order;
   const int k_tiles = (p.k + kTileK - 1) / kTileK;
-  // Split-K is compiled into the variants whose accumulators leave room for its reduction (<= 64
-  // per thread; the 256-column tiles spilled with it): the launcher splits only those.
-  constexpr bool kSplitK = gemm_sm90_split_k_capable(TileM, TileN, ClusterM);
-  const int splits = kSplitK && p.splits > 1 ? p.splits : 1;  // @pre splits <= k_tiles (the launcher's choice)
+  const int splits = p.splits > 1 ? p.splits : 1;  // @pre splits <= k_tiles (the launcher's choice)
+  scheduler.split_from = p.split_from;
   const int tiles = scheduler.units(splits);        // units of work: (tile, split)
   const int first = blockIdx.x / ClusterM, step = gridDim.x / ClusterM;
 
@@ -503,13 +505,12 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
         arch::mbarrier_arrive(&smem.turn[1 - consumer]);  // the other consumer's K loop may start
         ++my_tiles;
       }
-      if constexpr (kSplitK) {
+      if (work.splits > 1) {
         constexpr int kGroup = PingPong ? 128 : 256;  // the threads that computed this unit
         const unsigned barrier = PingPong ? 2u + unsigned(consumer) : 1u;
         const int group_thread = PingPong ? thread_in_wg : int(threadIdx.x) - 128;
-        if (splits > 1 && !reduce_split<kGroup>(acc, tCcC, p.partials, p.tile_counters, work, splits,
-                                                p.epilogue.m - tile.m_block, group_thread, barrier,
-                                                smem.last_split[PingPong ? consumer : 0]))
+        if (!reduce_split<kGroup>(acc, tCcC, p.partials, p.tile_counters, work.tile_index * ClusterM + cta_rank, work,
+                                  p.epilogue.m - tile.m_block, group_thread, barrier, smem.last_split[PingPong ? consumer : 0]))
           continue;  // another split of this tile finishes it
       }
       // Routed, a tile of this rank's own rows only: wait for the peers' partials, then reduce on

@@ -90,25 +90,66 @@ inline bool gemm_sm90_config_supports(GemmSm90Config c, GmmaMajor major_b) {
   return !(c.tile_m == 64 && major_b == GmmaMajor::MN && (c.tile_n / 2) % 64 != 0);
 }
 
-// Split-K: when the tiles fill less than half of the SMs (decode: M = 1..64 against N of a few
-// thousand; small outputs over a huge K), cut each tile's K loop into ranges so that tiles x
-// splits fills one wave, while each range keeps at least 4 k-blocks (256 of K: the ring's
-// prologue and the partial-sum round trip stay small next to the range's own loads). Partial
-// sums cost splits x (rows < M) x TileN x 8 bytes of workspace traffic per tile, against
-// (rows + TileN) x K x 2 bytes of operands: negligible at these shapes.
+// Split-K (gemm_tile_scheduler.hpp), in two cases, both cutting a tile's K loop into ranges of at
+// least 4 k-blocks (256 of K):
+//   few tiles   tiles fill at most half of the wave (`per_wave` tiles run at once: decode, small
+//               outputs over a huge K): every tile split so that tiles x splits fits the wave;
+//   tail        several tiles per slot, and the last wave at most half full: only its tiles are
+//               split, across the slots the full waves leave idle (3000^3 in 128 x 256 tiles on
+//               66 clusters: 2 waves + 12 tiles).
+// A split tile takes 1/splits of a tile's time plus its reduction: the last split reads every
+// split's f32 partial tile back through L2, ~splits x 4 bytes per output row it holds against
+// the tile's 2 x K flops per output; with a few fixed costs per split (the ring refilled, the
+// counter) that is splits x kGemmSplitReadK x (rows read / TileM) / K tiles' time. 480: at 240
+// (an estimate from ~50 GB/s of partials per SM against ~5.7 TFLOP/s) the H100 sweep of
+// 2026-11-26 ran 256 x 1536 x 4096 12% slower in 128 x 64 tiles split 2 ways than in 64 x 64
+// tiles whole, which the model had ranked the other way. Decode reads back its few rows only, so
+// it splits as far as the wave allows. The split count minimises 1/splits + that, and a split is
+// made only where it saves at least a tenth of a tile.
+inline constexpr double kGemmSplitReadK = 480.0;
+struct GemmSplitPlan {
+  int splits = 1;            // ranges per split tile (1: none)
+  long long split_from = 0;  // the first split tile (tiles before it run whole)
+};
+// The time of a split tile, in tiles' time; `rows`: the fraction of the tile's rows in the output.
+inline double gemm_sm90_split_tile_time(int splits, int k, double rows = 1.0) {
+  return 1.0 / splits + splits * kGemmSplitReadK * rows / (k > 0 ? k : 1);
+}
+inline GemmSplitPlan gemm_sm90_split_plan(long long tiles, int k, long long per_wave, int max_splits = 32, double rows = 1.0) {
+  GemmSplitPlan plan{1, tiles};
+  if (tiles < 1 || per_wave < 1) return plan;
+  const long long tail = tiles % per_wave;
+  const bool few = tiles * 2 <= per_wave;
+  if (!few && (tail == 0 || tail * 2 > per_wave)) return plan;
+  long long cap = per_wave / (few ? tiles : tail);
+  const long long k_blocks = (k + 63) / 64;
+  if (cap > k_blocks / 4) cap = k_blocks / 4;
+  if (cap > max_splits) cap = max_splits;
+  double best = 0.9;  // at least a tenth of a tile saved
+  for (int splits = 2; splits <= cap; ++splits)
+    if (const double t = gemm_sm90_split_tile_time(splits, k, rows); t < best) best = t, plan.splits = splits;
+  if (plan.splits > 1) plan.split_from = few ? 0 : tiles - tail;
+  return plan;
+}
+// The time of `tiles` tiles in waves of `per_wave`, in tiles' time, with `plan`'s split.
+inline double gemm_sm90_split_waves(long long tiles, long long per_wave, int k, GemmSplitPlan plan, double rows = 1.0) {
+  const long long whole = plan.splits > 1 ? plan.split_from : tiles;
+  double waves = double((whole + per_wave - 1) / per_wave);
+  if (plan.splits > 1) waves += gemm_sm90_split_tile_time(plan.splits, k, rows);
+  return waves;
+}
+// The fraction of a TileM-row tile that M fills (below one tile: decode).
+inline double gemm_sm90_rows_held(int m, int tile_m) { return m < tile_m ? double(m) / tile_m : 1.0; }
+// The split the launcher makes of configuration `c` (tiles per wave: the SMs / the cluster).
 inline int gemm_sm90_split_k(GemmShape s, GemmSm90Config c, int sm_count) {
-  const long long tiles = (long long)((s.m + c.tile_m - 1) / c.tile_m) * ((s.n + c.tile_n - 1) / c.tile_n) * s.l;
-  const int k_tiles = (s.k + 63) / 64;
-  if (!gemm_sm90_split_k_capable(c.tile_m, c.tile_n, c.cluster_m) || tiles * 2 > sm_count) return 1;
-  long long splits = sm_count / tiles;
-  if (splits > k_tiles / 4) splits = k_tiles / 4;
-  if (splits > 32) splits = 32;
-  return splits < 2 ? 1 : int(splits);
+  const long long tiles = (long long)((s.m + c.tile_m * c.cluster_m - 1) / (c.tile_m * c.cluster_m)) * ((s.n + c.tile_n - 1) / c.tile_n) * s.l;
+  return gemm_sm90_split_plan(tiles, s.k, sm_count / (c.cluster_m > 0 ? c.cluster_m : 1), 32, gemm_sm90_rows_held(s.m, c.tile_m)).splits;
 }
 
-// Picks the variant with the smallest estimated time: waves of tiles over the SMs, each wave
-// costing its tile area divided by how close that tile shape gets to the 128 x 256 tile's speed
-// (a smaller tile re-reads its operands more often per flop). Clusters of 2 for the 128 x 256
+// Picks the variant with the smallest estimated time: waves of tiles over the SMs (few tiles:
+// split-K's shorter wave counted, gemm_sm90_split_waves), each wave costing its tile area divided by
+// how close that tile shape gets to the 128 x 256 tile's speed (a smaller tile re-reads its
+// operands more often per flop). Clusters of 2 for the 128 x 256
 // tile when M has two row blocks and there is more than one wave of tiles; rows off 128-byte
 // lines switch to that tile and cluster (see below). 64-row tiles pay off for M <= 64, where a
 // 128-row tile would multiply zeros in half of its rows. Measurements: bench/results/gemm_notes.md.
@@ -125,8 +166,14 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor m
     const GemmSm90Config config{c.tile_n, c.stages, 1, false, c.tile_m};
     if (!gemm_sm90_config_supports(config, major_b)) continue;
     const long long tiles = ((s.m + c.tile_m - 1) / c.tile_m) * ((s.n + c.tile_n - 1) / c.tile_n) * (long long)s.l;
-    const long long waves = (tiles + sm_count - 1) / sm_count;
-    const double cost = double(waves) * c.tile_m * c.tile_n / c.efficiency;
+    // Few tiles: their split counts (it decides between a wide tile split and a narrow one whole:
+    // 1024 x 1024 x 32768 ran 122 us in 128 x 256 tiles split 4 ways, 142 in 128 x 64 tiles whole,
+    // H100). A tail split is added after the choice, not in it: letting it favour the wide tile
+    // moved 4096 x 1536 x 4096 from 128 x 128 (74 us) to a clustered 128 x 256 (119 us).
+    const double rows = gemm_sm90_rows_held(s.m, c.tile_m);
+    const GemmSplitPlan few = tiles * 2 <= sm_count ? gemm_sm90_split_plan(tiles, s.k, sm_count, 32, rows) : GemmSplitPlan{1, tiles};
+    const double waves = gemm_sm90_split_waves(tiles, sm_count, s.k, few, rows);
+    const double cost = waves * c.tile_m * c.tile_n / c.efficiency;
     if (best.tile_n == 0 || cost < best_cost) {
       best_cost = cost;
       best = config;
@@ -139,7 +186,7 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor m
   const long long row_blocks = (s.m + 127) / 128;
   const auto tiles_of = [&](int tile_n) { return row_blocks * ((s.n + tile_n - 1) / tile_n) * (long long)s.l; };
   const bool several_waves = best.tile_m == 128 && row_blocks >= 2 && tiles_of(best.tile_n) > sm_count;
-  if (!rows_128b_aligned && best.tile_m == 128 && row_blocks >= 2 && tiles_of(256) > sm_count) {
+  if (!rows_128b_aligned && best.tile_m == 128 && best.tile_n >= 128 && row_blocks >= 2 && tiles_of(256) > sm_count) {
     // Rows that straddle 128-byte lines (a leading dimension or base off a multiple of 128 bytes)
     // cost the TMA two line requests per 128-byte box row: the wide tile with B multicast asks
     // for the fewest lines per flop (3000^3: 441 vs 281 TFLOP/s for 128 x 128 alone) -- when N
@@ -298,21 +345,6 @@ cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t st
   p.box_b = gemm_operand_box(a.b, MajorB, s.n, s.k, s.l, a.ldb, a.batch_stride_b);
   const GemmTileScheduler<TileM, TileN, ClusterM> tiles(s.m, s.n, s.l);
   const int k_tiles = (s.k + gemm_sm90_impl::kTileK - 1) / gemm_sm90_impl::kTileK;
-  p.splits = !gemm_sm90_split_k_capable(TileM, TileN, ClusterM) || splits < 1 ? 1 : splits > k_tiles ? k_tiles : splits;
-  if constexpr (epilogue::RoutesTiles<Fusion>) p.splits = 1;  // a routed tile leaves whole, once
-  p.partials = nullptr, p.tile_counters = nullptr;
-  if (p.splits > 1) {
-    const std::size_t counters = gemm_sm90_counter_bytes(tiles.cluster_tiles());
-    const std::size_t need = gemm_sm90_workspace_bytes(tiles.cluster_tiles(), p.splits, TileM * ClusterM, TileN);
-    void* ws = a.workspace;
-    if (ws == nullptr) {
-      if ((err = gemm_sm90_device_workspace(device, need, &ws)) != cudaSuccess) return err;
-    } else if (a.workspace_bytes < need) {
-      return cudaErrorInvalidValue;
-    }
-    p.tile_counters = static_cast<int*>(ws);
-    p.partials = reinterpret_cast<float*>(static_cast<char*>(ws) + counters);
-  }
   p.k = s.k;
   p.l = s.l;
   p.epilogue = {a.d, a.c, a.ldd, a.batch_stride_d, a.ldc, a.batch_stride_c, s.m, s.n, a.alpha, a.beta};
@@ -345,7 +377,29 @@ cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t st
     if (max_clusters < 1) max_clusters = 1;
     if (cached) max_clusters_by_device[device].store(max_clusters, std::memory_order_relaxed);
   }
-  const int units = tiles.units(p.splits);
+  // Split-K as asked (`splits`: at most that many ranges per split tile), where the waves on
+  // this device's clusters leave room for it (gemm_sm90_split_plan).
+  GemmSplitPlan plan =
+      gemm_sm90_split_plan(tiles.cluster_tiles(), s.k, max_clusters, splits > 1 ? splits : 1, gemm_sm90_rows_held(s.m, TileM * ClusterM));
+  if constexpr (epilogue::RoutesTiles<Fusion>) plan = GemmSplitPlan{1, tiles.cluster_tiles()};  // a routed tile leaves whole, once
+  p.splits = plan.splits, p.split_from = int(plan.split_from);
+  p.partials = nullptr, p.tile_counters = nullptr;
+  if (p.splits > 1) {
+    const long long split_tiles = (tiles.cluster_tiles() - plan.split_from) * ClusterM;  // CTA tiles
+    const std::size_t counters = gemm_sm90_counter_bytes(split_tiles);
+    const std::size_t need = gemm_sm90_workspace_bytes(split_tiles, p.splits, TileM, TileN);
+    void* ws = a.workspace;
+    if (ws == nullptr) {
+      if ((err = gemm_sm90_device_workspace(device, need, &ws)) != cudaSuccess) return err;
+    } else if (a.workspace_bytes < need) {
+      return cudaErrorInvalidValue;
+    }
+    p.tile_counters = static_cast<int*>(ws);
+    p.partials = reinterpret_cast<float*>(static_cast<char*>(ws) + counters);
+  }
+  GemmTileScheduler<TileM, TileN, ClusterM> units_of = tiles;
+  units_of.split_from = p.split_from;
+  const int units = units_of.units(p.splits);
   int clusters = units < max_clusters ? units : max_clusters;
   if constexpr (requires { fusion.max_ctas; }) {  // fewer CTAs: at most max_ctas (tests that share one GPU among simulated ranks)
     if (fusion.max_ctas > 0 && clusters * ClusterM > fusion.max_ctas) clusters = fusion.max_ctas / ClusterM > 0 ? fusion.max_ctas / ClusterM : 1;

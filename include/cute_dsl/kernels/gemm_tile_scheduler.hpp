@@ -9,10 +9,14 @@
 // ClusterM vertically adjacent tiles that share the same columns of B, which is what lets them
 // load each B tile once and multicast it. A "cluster tile" is ClusterM*TileM x TileN.
 //
-// Split-K: with `splits` > 1 every cluster tile is cut into `splits` K ranges of (almost) equal
-// k-block counts, and the unit of work is (tile, split): unit u is split u % splits of cluster
-// tile u / splits. The splits of a tile write f32 partial sums to a workspace; the last one to
-// finish adds them up (gemm_sm90.hpp). Few tiles (decode: M = 1..64) then still fill the SMs.
+// Split-K: with `splits` > 1 the cluster tiles from `split_from` on are each cut into `splits` K
+// ranges of (almost) equal k-block counts; the tiles before it run whole. Units of work: the
+// whole tiles first (unit u < split_from is tile u), then (tile, split) pairs (split v % splits
+// of tile split_from + v / splits, v = u - split_from). The splits of a tile write f32 partial
+// sums to a workspace; the last one to finish adds them up (gemm_sm90.hpp). split_from = 0 splits
+// every tile: few tiles (decode: M = 1..64) then still fill the SMs. split_from > 0 splits only
+// the tiles of the last, partial wave ("tail"), which would otherwise leave most SMs idle while
+// a few finish: a 2.2-wave GEMM runs ~2.2 waves instead of 3.
 //
 // Order (rasterization): consecutive cluster tiles sweep the `kBand` tile columns of a band, row
 // block after row block, down the whole of M; then the next band, then the next batch. The ~66 cluster tiles in flight at
@@ -43,8 +47,9 @@ struct GemmRowOrder {
 // One unit of work: a tile and the k-blocks [k_begin, k_end) of its split.
 struct GemmWork {
   GemmTile tile;
-  int tile_index;  // the cluster tile (the workspace slot of its split-K reduction)
+  int tile_index;  // a split tile: its index among the split tiles (its workspace slot)
   int split;
+  int splits;      // of this tile: 1 for a tile that runs whole
   int k_begin, k_end;
 };
 
@@ -58,19 +63,30 @@ struct GemmTileScheduler {
   // Another row order (null: top to bottom). A pointer, so that a kernel can point it at its
   // parameters: read from the constant bank at each use, not kept in (or spilled from) registers.
   const GemmRowOrder* rows = nullptr;
+  int split_from = 0;  // split-K: the first cluster tile that is split (see above)
 
   CUTE_DSL_HOST_DEVICE constexpr GemmTileScheduler(int m, int n, int l)
       : tiles_m((m + TileM * ClusterM - 1) / (TileM * ClusterM)), tiles_n((n + TileN - 1) / TileN), batches(l) {}
 
   CUTE_DSL_HOST_DEVICE constexpr int cluster_tiles() const { return tiles_m * tiles_n * batches; }
-  CUTE_DSL_HOST_DEVICE constexpr int units(int splits) const { return cluster_tiles() * splits; }
+  // The first tile split, given `splits` (none split: cluster_tiles()).
+  CUTE_DSL_HOST_DEVICE constexpr int first_split(int splits) const {
+    return splits <= 1 ? cluster_tiles() : split_from < cluster_tiles() ? split_from : cluster_tiles();
+  }
+  CUTE_DSL_HOST_DEVICE constexpr int units(int splits) const {
+    const int whole = first_split(splits);
+    return whole + (cluster_tiles() - whole) * (splits > 1 ? splits : 1);
+  }
 
-  // Unit `u` of a problem with `k_tiles` k-blocks cut into `splits` ranges (splits <= k_tiles).
+  // Unit `u` of a problem with `k_tiles` k-blocks, its split tiles cut into `splits` ranges
+  // (splits <= k_tiles).
   CUTE_DSL_HOST_DEVICE constexpr GemmWork work(int u, int cta_rank, int splits, int k_tiles) const {
-    const int t = u / splits, split = u - t * splits;
+    const int whole = first_split(splits);
+    if (u < whole) return {tile(u, cta_rank), 0, 0, 1, 0, k_tiles};
+    const int v = u - whole, slot = v / splits, split = v - slot * splits;
     const int base = k_tiles / splits, extra = k_tiles - base * splits;  // the first `extra` splits get one more
     const int k_begin = split * base + (split < extra ? split : extra);
-    return {tile(t, cta_rank), t, split, k_begin, k_begin + base + (split < extra ? 1 : 0)};
+    return {tile(whole + slot, cta_rank), slot, split, splits, k_begin, k_begin + base + (split < extra ? 1 : 0)};
   }
 
   // Cluster tile `t` as seen by the CTA of rank `cta_rank` in its cluster.
