@@ -26,7 +26,7 @@ int run(const std::string& command, std::string* output) { return jit_test::run_
 // Compiles `file` alone with the host compilers: as C99 and as C++11 (-Werror: a generated file
 // must not warn), syntax only. Returns the first failure's output, or "".
 std::string compile_as_c_and_cxx(const std::string& file) {
-  const std::string flags = std::string(" -fsyntax-only -Wall -Wextra -Werror -I") + CUTE_DSL_TEST_CUDA_INCLUDE + " ";
+  const std::string flags = std::string(" -fsyntax-only -Wall -Wextra -Werror ") + CUTE_DSL_TEST_CUDA_INCLUDE_FLAGS + " ";
   std::string out;
   if (run(std::string(CUTE_DSL_TEST_CC) + " -std=c99 -x c" + flags + file, &out) != 0) return "C99: " + out;
   if (run(std::string(CUTE_DSL_TEST_CXX) + " -std=c++11 -x c++" + flags + file, &out) != 0) return "C++11: " + out;
