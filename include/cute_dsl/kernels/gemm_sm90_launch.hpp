@@ -344,7 +344,6 @@ cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t st
   p.box_a = gemm_operand_box(a.a, MajorA, s.m, s.k, s.l, a.lda, a.batch_stride_a);
   p.box_b = gemm_operand_box(a.b, MajorB, s.n, s.k, s.l, a.ldb, a.batch_stride_b);
   const GemmTileScheduler<TileM, TileN, ClusterM> tiles(s.m, s.n, s.l);
-  const int k_tiles = (s.k + gemm_sm90_impl::kTileK - 1) / gemm_sm90_impl::kTileK;
   p.k = s.k;
   p.l = s.l;
   p.epilogue = {a.d, a.c, a.ldd, a.batch_stride_d, a.ldc, a.batch_stride_c, s.m, s.n, a.alpha, a.beta};
