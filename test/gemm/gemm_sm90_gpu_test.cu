@@ -195,6 +195,21 @@ TEST(GemmSm90, StagingModelAndLayout) {
   args.shape = {4, 4, 16, 1};
   args.a = buffer + 1, args.lda = 16, args.b = buffer, args.ldb = 16;
   EXPECT_EQ(gemm_sm90_staging_bytes(args), std::size_t(512));  // 4 rows of 64 elements
+  // A caller's staging buffer too small, or off 256 bytes, is refused when staging is forced,
+  // before the device is touched; the arguments are left as they were.
+  args.unaligned = GemmSm90Unaligned::stage;
+  alignas(256) static unsigned char room[1024];
+  GemmSm90Arguments<__nv_bfloat16, float> staged{};
+  bool did = true;
+  args.staging = room, args.staging_bytes = 256;  // needs 512
+  EXPECT_EQ(gemm_sm90_stage_operands(args, nullptr, staged, did), cudaErrorInvalidValue);
+  EXPECT_FALSE(did);
+  EXPECT_EQ(staged.a, args.a);
+  args.staging = room + 16, args.staging_bytes = 1000;  // room enough, off 256 bytes
+  EXPECT_EQ(gemm_sm90_stage_operands(args, nullptr, staged, did), cudaErrorInvalidValue);
+  args.unaligned = GemmSm90Unaligned::copy_mainloop;  // nothing staged, nothing refused
+  EXPECT_EQ(gemm_sm90_stage_operands(args, nullptr, staged, did), cudaSuccess);
+  EXPECT_FALSE(did);
   args.a = buffer;
   EXPECT_EQ(gemm_sm90_staging_bytes(args), std::size_t(0));
 }

@@ -234,10 +234,9 @@ std::string gemm_sm90_unsupported(const GemmSm90Arguments<TA, TD>& a) {
 // leading dimensions and batch strides.
 template <int Bytes, class TA, class TD>
 bool gemm_sm90_rows_aligned(const GemmSm90Arguments<TA, TD>& a) {
-  auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % Bytes == 0; };
-  auto bytes = [](long long elements) { return (elements * (long long)sizeof(TA)) % Bytes == 0; };
-  return aligned(a.a) && aligned(a.b) && bytes(a.lda) && bytes(a.ldb) &&
-         (a.shape.l == 1 || (bytes(a.batch_stride_a) && bytes(a.batch_stride_b)));
+  constexpr int kElement = int(sizeof(TA));
+  return gemm_operand_rows_aligned(a.a, a.lda, a.batch_stride_a, a.shape.l, kElement, Bytes) &&
+         gemm_operand_rows_aligned(a.b, a.ldb, a.batch_stride_b, a.shape.l, kElement, Bytes);
 }
 // Whether tensor maps can describe A and B (16-byte aligned bases, leading dimensions and batch
 // strides): the TMA mainloop. Otherwise the copy mainloop serves the same shapes.

@@ -78,14 +78,13 @@ CUTE_DSL_HOST_DEVICE constexpr bool gemm_sm90_stage_pays(long long m, long long 
 
 namespace cute_dsl::kernels {
 
-namespace detail {
-
-inline bool gemm_stage_aligned(const void* p, long long ld, long long batch_stride, int batches, int element_bytes) {
-  return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && ld * element_bytes % 16 == 0 &&
-         (batches == 1 || batch_stride * element_bytes % 16 == 0);
+// Whether every row (and batch) of one operand starts on a multiple of `bytes`: its base, leading
+// dimension and batch stride (gemm_sm90_rows_aligned asks it of A and B; a tensor map needs 16).
+inline bool gemm_operand_rows_aligned(const void* p, long long ld, long long batch_stride, int batches, int element_bytes,
+                                      int bytes) {
+  return reinterpret_cast<std::uintptr_t>(p) % bytes == 0 && ld * element_bytes % bytes == 0 &&
+         (batches == 1 || batch_stride * element_bytes % bytes == 0);
 }
-
-}  // namespace detail
 
 // The operands of `args` a tensor map cannot describe, as staging copies them (dst unset; their
 // buffer offsets in `offsets`, which[o]: 0 for A, 1 for B); returns the bytes of buffer they need
@@ -104,9 +103,9 @@ std::size_t gemm_sm90_stage_plan(const Args& args, GemmStageParams& p, std::size
     which[p.count] = operand;
     p.op[p.count++] = op;
   };
-  if (!detail::gemm_stage_aligned(args.a, args.lda, args.batch_stride_a, s.l, kBytes))
+  if (!gemm_operand_rows_aligned(args.a, args.lda, args.batch_stride_a, s.l, kBytes, 16))
     add(gemm_stage_operand(args.a, k_major_a ? s.k : s.m, k_major_a ? s.m : s.k, s.l, args.lda, args.batch_stride_a, kBytes), 0);
-  if (!detail::gemm_stage_aligned(args.b, args.ldb, args.batch_stride_b, s.l, kBytes))
+  if (!gemm_operand_rows_aligned(args.b, args.ldb, args.batch_stride_b, s.l, kBytes, 16))
     add(gemm_stage_operand(args.b, k_major_b ? s.k : s.n, k_major_b ? s.n : s.k, s.l, args.ldb, args.batch_stride_b, kBytes), 1);
   return bytes;
 }
@@ -139,28 +138,30 @@ cudaError_t gemm_sm90_stage_operands(const Args& args, cudaStream_t stream, Args
   int which[2];
   const std::size_t bytes = gemm_sm90_stage_plan(args, p, offsets, which);
   if (bytes == 0) return cudaSuccess;
-  int device = 0;
+  // A caller's buffer that cannot hold the copies is refused before the device is asked anything
+  // (when staging is forced; `automatic` may still choose the copy mainloop, which needs none).
+  const bool caller_buffer_short = args.staging != nullptr &&
+                                   (args.staging_bytes < bytes || reinterpret_cast<std::uintptr_t>(args.staging) % 256 != 0);
+  if (caller_buffer_short && args.unaligned == GemmSm90Unaligned::stage) return cudaErrorInvalidValue;
+  int device = 0, sms = 0;
   cudaError_t err = cudaGetDevice(&device);
   if (err != cudaSuccess) return err;
-  if (args.unaligned == GemmSm90Unaligned::automatic) {
-    int sms = 0;
-    if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess || sms <= 0) (void)cudaGetLastError(), sms = 132;
-    if (!gemm_sm90_stage_pays(s.m, s.n, s.k, s.l, double(bytes), kBytes, sms)) return cudaSuccess;
-  }
+  if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess || sms <= 0) (void)cudaGetLastError(), sms = 132;
+  if (args.unaligned == GemmSm90Unaligned::automatic && !gemm_sm90_stage_pays(s.m, s.n, s.k, s.l, double(bytes), kBytes, sms))
+    return cudaSuccess;
+  if (caller_buffer_short) return cudaErrorInvalidValue;
   void* buffer = args.staging;
-  if (buffer == nullptr) {
-    if ((err = detail::gemm_device_buffer(detail::GemmBufferSlot::operand_staging, device, bytes, false, &buffer)) != cudaSuccess) return err;
-  } else if (args.staging_bytes < bytes || reinterpret_cast<std::uintptr_t>(buffer) % 256 != 0) {
-    return cudaErrorInvalidValue;
-  }
+  if (buffer == nullptr)
+    if ((err = detail::gemm_device_buffer(detail::GemmBufferSlot::operand_staging, device, bytes, false, &buffer)) != cudaSuccess)
+      return err;
   long long chunks = 0;
   for (int o = 0; o < p.count; ++o) {
     p.op[o].dst = static_cast<char*>(buffer) + offsets[o];
     chunks += p.op[o].chunks();
   }
-  // A few waves of blocks; each thread then loops over its chunks.
+  // At most 16 blocks per SM (a few waves); each thread then loops over its chunks.
   long long blocks = (chunks + kGemmStageThreads - 1) / kGemmStageThreads;
-  if (blocks > 132 * 16) blocks = 132 * 16;
+  if (blocks > 16LL * sms) blocks = 16LL * sms;
   gemm_stage_operands_kernel<TA><<<unsigned(blocks), kGemmStageThreads, 0, stream>>>(p);
   if ((err = cudaGetLastError()) != cudaSuccess) return err;
   for (int o = 0; o < p.count; ++o) {
