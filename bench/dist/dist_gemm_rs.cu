@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <random>
@@ -58,6 +59,7 @@ struct Result {
   double gemm_us;
   double gemm_same_variant_us;  // the GEMM alone in the fused op's variant
   double fused_kernel_alone_us;  // the fused reduce-scatter's kernel alone (its peers' chunks already there: no transfer, no wait)
+  double ar_one_round_us, ar_three_rounds_us;  // the fused all-reduce in one round; in three
   Collective rs, ar;
 };
 
@@ -130,6 +132,22 @@ Result run_shape(dist::NcclSession& session, Shape s, int iters) {
     auto tree = ep::all_reduce<T>(ar_window.view(), ar_layout, ++ar_epoch, ep::acc());
     check(kn::gemm_sm90_reduce_scatter<GmmaMajor::K, GmmaMajor::K, 256, 4, 2>(args, tree, stream), "fused gemm + all-reduce");
   };
+  // The all-reduce's round count against the model's: one round (every held row reduced, and
+  // sent, after the foreign ones) and three (the fewest that spread the sending: a round's held
+  // rows come a round late, so two rounds put both held parts last). Same window (its size does not depend on
+  // them; epochs keep counting).
+  dist::ReduceScatterLayout one_round_layout = ar_layout;
+  one_round_layout.rounds = 1;
+  auto fused_all_reduce_one_round = [&] {
+    auto tree = ep::all_reduce<T>(ar_window.view(), one_round_layout, ++ar_epoch, ep::acc());
+    check(kn::gemm_sm90_reduce_scatter<GmmaMajor::K, GmmaMajor::K, 256, 4, 2>(args, tree, stream), "fused gemm + all-reduce, one round");
+  };
+  dist::ReduceScatterLayout three_rounds_layout = ar_layout;
+  three_rounds_layout.rounds = 3;
+  auto fused_all_reduce_three_rounds = [&] {
+    auto tree = ep::all_reduce<T>(ar_window.view(), three_rounds_layout, ++ar_epoch, ep::acc());
+    check(kn::gemm_sm90_reduce_scatter<GmmaMajor::K, GmmaMajor::K, 256, 4, 2>(args, tree, stream), "fused gemm + all-reduce, three rounds");
+  };
 
   dist_bench::SlowestRankTimer time_once(session, stream);
   // The fused op's kernel alone, to see what the transfers add: the last fused launch's epoch
@@ -144,12 +162,40 @@ Result run_shape(dist::NcclSession& session, Shape s, int iters) {
   const std::vector<double> us = dist_bench::interleaved_medians(
       time_once,
       {gemm, gemm_same_variant, reduce_scatter, [&] { gemm(), reduce_scatter(); }, fused, fused_kernel_alone, all_reduce,
-       [&] { gemm(), all_reduce(); }, fused_all_reduce},
+       [&] { gemm(), all_reduce(); }, fused_all_reduce, fused_all_reduce_one_round, fused_all_reduce_three_rounds},
       iters);
   Result r{};
   r.gemm_us = us[0], r.gemm_same_variant_us = us[1], r.fused_kernel_alone_us = us[5];
   r.rs.alone_us = us[2], r.rs.after_gemm_us = us[3], r.rs.fused_us = us[4];
   r.ar.alone_us = us[6], r.ar.after_gemm_us = us[7], r.ar.fused_us = us[8];
+  r.ar_one_round_us = us[9], r.ar_three_rounds_us = us[10];
+  // DIST_BENCH_TRACE=1: each fused op once more with a timeline of its copies (kernels::CommTrace), printed by rank 0.
+  if (const char* t = std::getenv("DIST_BENCH_TRACE"); t != nullptr && *t == '1') {
+    auto show = [&](const char* op, auto launch) {
+      kn::CommTrace trace;
+      session.barrier(stream);
+      launch(&trace);
+      check(cudaStreamSynchronize(stream), "sync");
+      kn::CommTrace::Report report;
+      check(trace.report(report), "trace report");
+      if (rank != 0) return;
+      std::printf("rank 0 trace %s %dx%dx%d world %d: GEMM ends at %.0f us\n", op, s.m, s.n, s.k, world, report.gemm_us);
+      for (const auto& c : report.copies)
+        std::printf("  %-8s peer %d segment %2d %6.2f MiB ready %7.1f done %7.1f us (%5.0f GB/s)\n", c.what, c.peer, c.segment,
+                    c.bytes / 1048576.0, c.ready_us, c.done_us, c.bytes / std::max(1e-3, double(c.done_us - c.ready_us)) / 1e3);
+    };
+    show("reduce-scatter", [&](kn::CommTrace* trace) {
+      auto tree = ep::reduce_scatter(window.view(), layout, out, s.n, ++epoch, ep::acc());
+      kn::GemmSm90Arguments<T, T> x = args;
+      x.d = out;
+      check(kn::gemm_sm90_reduce_scatter<GmmaMajor::K, GmmaMajor::K, 256, 4, 2>(x, tree, stream, nullptr, nullptr, trace), "traced");
+    });
+    for (const dist::ReduceScatterLayout* l : std::vector<const dist::ReduceScatterLayout*>{&ar_layout, &one_round_layout, &three_rounds_layout})
+      show(l->rounds == 1 ? "all-reduce, one round" : l->rounds == 3 ? "all-reduce, three rounds" : "all-reduce", [&](kn::CommTrace* trace) {
+        auto tree = ep::all_reduce<T>(ar_window.view(), *l, ++ar_epoch, ep::acc());
+        check(kn::gemm_sm90_reduce_scatter<GmmaMajor::K, GmmaMajor::K, 256, 4, 2>(args, tree, stream, nullptr, nullptr, trace), "traced");
+      });
+  }
   // Run the fused ops once more so that their outputs are a full launch's.
   fused(), fused_all_reduce();
 
@@ -191,12 +237,13 @@ int main(int argc, char** argv) {
                   "\"elements_checked\": %lld, "
                   "\"all_reduce_us\": %.1f, \"gemm_then_all_reduce_us\": %.1f, \"fused_all_reduce_us\": %.1f, "
                   "\"all_reduce_fused_over_max_alone\": %.3f, \"all_reduce_speedup_over_sequential\": %.3f, \"all_reduce_fused_err\": %.2e, "
-                  "\"all_reduce_nccl_err\": %.2e, \"all_reduce_elements_differing_from_nccl\": %lld, \"all_reduce_elements_checked\": %lld}",
+                  "\"all_reduce_nccl_err\": %.2e, \"all_reduce_elements_differing_from_nccl\": %lld, \"all_reduce_elements_checked\": %lld, "
+                  "\"fused_all_reduce_one_round_us\": %.1f, \"fused_all_reduce_three_rounds_us\": %.1f}",
                   w, s.m, s.n, s.k, r.gemm_us, tflops / r.gemm_us, r.gemm_same_variant_us, r.fused_kernel_alone_us, r.rs.alone_us,
                   r.rs.after_gemm_us, r.rs.fused_us, r.rs.fused_us / std::max(r.gemm_us, r.rs.alone_us), r.rs.after_gemm_us / r.rs.fused_us,
                   r.rs.fused_err, r.rs.nccl_err, r.rs.differ, r.rs.checked, r.ar.alone_us, r.ar.after_gemm_us, r.ar.fused_us,
                   r.ar.fused_us / std::max(r.gemm_us, r.ar.alone_us), r.ar.after_gemm_us / r.ar.fused_us, r.ar.fused_err, r.ar.nccl_err,
-                  r.ar.differ, r.ar.checked);
+                  r.ar.differ, r.ar.checked, r.ar_one_round_us, r.ar_three_rounds_us);
     // Every rank checks its own rows (reduce-scatter) and its whole result (all-reduce).
     dist_bench::ShapeReport report{line, ""};
     for (const Collective* c : {&r.rs, &r.ar})

@@ -162,7 +162,7 @@ TEST(AllGatherArguments, RefusedWithTheRuleTheyBreak) {
   EXPECT_EQ(kn::gemm_sm90_all_gather_tree<1>(tree).order_tile_rows, 128);
 }
 
-TEST(AllGatherOneGpu, TwoRanksShardsInSeveralPiecesThreeLaunches) { run_case({4096, 256, 4096, 2, 3}); }
+TEST(AllGatherOneGpu, TwoRanksShardsInSeveralPiecesThreeLaunches) { run_case({4096, 256, 12288, 2, 3}); }  // 48 MiB shards: 3 pieces
 TEST(AllGatherOneGpu, FourRanksRowsStraddleOwnersAndRaggedEdges) { run_case({1000, 520, 264, 4, 2}); }
 TEST(AllGatherOneGpu, EightRanksFewerTileRowsThanRanks) { run_case({200, 384, 128, 8, 2}); }
 // Eight ranks, six rows: some ranks own none (they send nothing, and still gather everything).

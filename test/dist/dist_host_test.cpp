@@ -76,92 +76,145 @@ TEST(ReduceScatterLayout, RegionsAreDisjointAlignedAndInsideTheBuffer) {
     }
 }
 
-// The scheduler's order for a rank (every variant's tile shape) against the schedule's account of
-// it: every cluster tile once; groups one after the other; the tile rows holding the rank's own
-// rows -- and only those -- in the last group; each chunk's tile count what the tiles add up to,
-// inside the window's bounds.
+// Which segment of `order` holds tile row `row` (-1: none).
+int segment_of(const cute_dsl::kernels::GemmRowOrder& order, int row) {
+  for (int i = 0; i < order.segments; ++i)
+    if (order.first[i] <= row && row < order.first[i] + order.height[i]) return i;
+  return -1;
+}
+
+// The scheduler's order for a rank (every variant's tile shape, every round count) against the
+// schedule's account of it: every cluster tile once, segment after segment; each segment all held
+// or all foreign rows, one chunk per segment and run of bands, numbered as every other rank
+// numbers it (the receiver's side); tile counts what the tiles add up to, inside the window's
+// bounds; and the rounds' order that rules out a cycle: before a foreign segment of round s, held
+// rows of rounds <= s - 2 only (a held segment of round s after every foreign one of rounds <= s + 1).
 template <int TileM, int TileN, int ClusterM>
-void check_schedule(int m, int n, int world) {
+void check_schedule(int m, int n, int world, bool all_reduce, int rounds) {
   using Scheduler = cute_dsl::kernels::GemmTileScheduler<TileM, TileN, ClusterM>;
-  const ReduceScatterLayout layout{m, n, world, 2};
+  const ReduceScatterLayout layout{m, n, world, 2, all_reduce, rounds};
   const RowOwners owners = layout.owners();
+  std::vector<ReduceScatterSchedule> plans;
+  for (int rank = 0; rank < world; ++rank)
+    plans.push_back(ReduceScatterSchedule::make(layout, rank, TileM * ClusterM, TileN, Scheduler::kBand, ClusterM));
   for (int rank = 0; rank < world; ++rank) {
     SCOPED_TRACE(std::to_string(m) + " x " + std::to_string(n) + ", world " + std::to_string(world) + ", rank " + std::to_string(rank) +
-                 ", tile " + std::to_string(TileM * ClusterM) + " x " + std::to_string(TileN));
-    const ReduceScatterSchedule plan = ReduceScatterSchedule::make(layout, rank, TileM * ClusterM, TileN, Scheduler::kBand, ClusterM);
+                 ", tile " + std::to_string(TileM * ClusterM) + " x " + std::to_string(TileN) + ", rounds " + std::to_string(rounds) +
+                 (all_reduce ? ", all-reduce" : ""));
+    const ReduceScatterSchedule& plan = plans[std::size_t(rank)];
+    ASSERT_FALSE(plan.order.overflow);
+    ASSERT_LE(plan.order.segments, cute_dsl::kernels::GemmRowOrder::kMaxSegments);
+    EXPECT_GE(plan.rounds, 1);
+    EXPECT_LE(plan.rounds, ReduceScatterLayout::kMaxRounds);
+    if (rounds > 0) {
+      EXPECT_EQ(plan.rounds, std::max(1, std::min({rounds, ReduceScatterLayout::kMaxRounds, (owners.max_rows() + plan.tile_rows - 1) / plan.tile_rows})));
+    }
+    ASSERT_LE(plan.chunks(), layout.max_chunks());
+    // Segments: the tile rows once, each all held or all foreign, of one key.
+    std::vector<int> cover(std::size_t(plan.tiles_m), 0);
+    std::set<int> segment_chunks;
+    for (int i = 0; i < plan.order.segments; ++i) {
+      ASSERT_GT(plan.order.height[i], 0);
+      for (int t = plan.order.first[i]; t < plan.order.first[i] + plan.order.height[i]; ++t) {
+        ASSERT_GE(t, 0);
+        ASSERT_LT(t, plan.tiles_m);
+        ++cover[std::size_t(t)];
+        EXPECT_EQ(plan.holds(rank, t), plan.segment_held(i)) << "segment " << i << " row " << t;
+        EXPECT_EQ(plan.key(t), plan.key(plan.order.first[i])) << "segment " << i << " row " << t;
+        const bool has_own = owners.rows(rank) > 0 && t * plan.tile_rows < owners.begin(rank + 1) &&
+                             std::min(m, (t + 1) * plan.tile_rows) > owners.begin(rank);
+        EXPECT_EQ(has_own, plan.holds(rank, t)) << "row " << t;
+      }
+      for (int c = 0; c < plan.chunk_cols(); ++c) EXPECT_TRUE(segment_chunks.insert(plan.segment_chunk(i, c)).second) << "chunk twice";
+    }
+    for (int t = 0; t < plan.tiles_m; ++t) EXPECT_EQ(cover[std::size_t(t)], 1) << "tile row " << t;
+    // Rounds' order.
+    for (int i = 0; i < plan.order.segments; ++i) {
+      const int round_i = plan.key(plan.order.first[i]) % plan.rounds;
+      for (int j = 0; j < i; ++j) {
+        const int round_j = plan.key(plan.order.first[j]) % plan.rounds;
+        if (plan.segment_held(j) && !plan.segment_held(i)) {
+          EXPECT_GE(round_i, round_j + 2) << "foreign " << i << " after held " << j;
+        }
+      }
+    }
+    // The scheduler, segment by segment; chunk numbers and counts.
     Scheduler scheduler(m, n, 1);
     scheduler.rows = &plan.order;
     std::set<std::pair<int, int>> seen;
     std::vector<unsigned> tiles_per_chunk(std::size_t(layout.max_chunks()), 0);
-    std::vector<unsigned> tiles_per_piece(std::size_t(layout.max_chunks()), 0);  // all-reduce result pieces
-    int last_group = 0, last_piece = 0;
+    int last_segment = 0;
     for (int t = 0; t < scheduler.cluster_tiles(); ++t) {
       const auto tile = scheduler.tile(t, 0);
-      const int row = tile.m_block / (TileM * ClusterM);
+      const int row = tile.m_block / (TileM * ClusterM), band = plan.band_of(tile.n_block);
       EXPECT_TRUE(seen.insert({tile.m_block, tile.n_block}).second) << "tile " << t << " twice";
-      const int group = plan.group_of(row);
-      EXPECT_GE(group, last_group) << "tile " << t << " goes back to an earlier group";
-      last_group = group;
-      const bool own = owners.rows(rank) > 0 && tile.m_block < owners.begin(rank + 1) &&
-                       tile.m_block + TileM * ClusterM > owners.begin(rank);
-      EXPECT_EQ(own, group == plan.foreign_groups()) << "tile row " << row;
-      const int chunk = plan.chunk(group, plan.band_of(tile.n_block));
-      ASSERT_LT(chunk, layout.max_chunks());
+      const int segment = segment_of(plan.order, row);
+      ASSERT_GE(segment, last_segment) << "tile " << t << " goes back to an earlier segment";
+      last_segment = segment;
+      const int chunk = plan.chunk(row, band, rank);
+      EXPECT_EQ(chunk, plan.segment_chunk(segment, band / plan.chunk_bands));
+      ASSERT_LT(chunk, plan.chunks());
       tiles_per_chunk[std::size_t(chunk)] += ClusterM;
-      if (own) {
-        const int piece = plan.result_piece(row, plan.band_of(tile.n_block));
-        ASSERT_GE(piece, 0);
-        ASSERT_LT(piece, layout.max_chunks());
-        // Bands outer, slices inner, as the copy stream sends them.
-        const int band = piece % plan.bands, slice = piece / plan.bands;
-        EXPECT_GE(band * plan.result_slices() + slice, last_piece) << "tile " << t << " goes back to an earlier result piece";
-        last_piece = band * plan.result_slices() + slice;
-        EXPECT_GE(row, plan.result_row_begin(slice));
-        EXPECT_LT(row, plan.result_row_begin(slice) + plan.result_slice_rows(slice));
-        tiles_per_piece[std::size_t(piece)] += ClusterM;
-      }
-    }
-    for (int sl = 0; sl < plan.result_slices(); ++sl)
-      for (int b = 0; b < plan.bands; ++b)
-        EXPECT_EQ(tiles_per_piece[std::size_t(sl * plan.bands + b)], plan.result_piece_tiles(sl, b)) << "piece " << sl << " " << b;
-    if (plan.own_tile_rows() > 0 && plan.result_slice < plan.own_tile_rows()) {  // pieces of at least 4 MiB
-      const long long band_cols = std::min(plan.band_tiles * plan.tile_n, n);
-      EXPECT_GE(band_cols * plan.tile_rows * plan.result_slice * 2, ReduceScatterSchedule::kResultPieceBytes);
+      // Every receiver numbers the sender's chunk alike (its own plan, the sender's rank).
+      for (int receiver = 0; receiver < world; ++receiver) EXPECT_EQ(plans[std::size_t(receiver)].chunk(row, band, rank), chunk);
     }
     EXPECT_EQ(int(seen.size()), scheduler.cluster_tiles());
-    EXPECT_LE(plan.groups(), layout.max_groups());
-    EXPECT_LE(plan.bands, layout.max_bands());
-    for (int g = 0; g < plan.groups(); ++g)
-      for (int b = 0; b < plan.bands; ++b) EXPECT_EQ(tiles_per_chunk[std::size_t(plan.chunk(g, b))], plan.chunk_tiles(g, b)) << g << " " << b;
+    for (int i = 0; i < plan.order.segments; ++i)
+      for (int c = 0; c < plan.chunk_cols(); ++c)
+        EXPECT_EQ(tiles_per_chunk[std::size_t(plan.segment_chunk(i, c))], plan.chunk_tiles(i, c)) << i << " " << c;
   }
 }
 
-TEST(ReduceScatterSchedule, OwnRowsLastEveryTileOnceChunkCountsAgree) {
+TEST(ReduceScatterSchedule, EveryTileOnceInRoundsChunkCountsAgreeOnEveryRank) {
   for (int world : {1, 2, 3, 4, 8})
     for (auto [m, n] : {std::pair{1, 1}, std::pair{200, 384}, std::pair{1000, 520}, std::pair{8192, 8192}, std::pair{300, 250},
-                        std::pair{4096, 3000}}) {
-      check_schedule<128, 256, 2>(m, n, world);
-      check_schedule<128, 128, 1>(m, n, world);
-      check_schedule<64, 64, 1>(m, n, world);
-    }
+                        std::pair{4096, 3000}, std::pair{16384, 1024}})
+      for (auto [all_reduce, rounds] : {std::pair{false, 0}, std::pair{true, 0}, std::pair{true, 3}, std::pair{false, 2}, std::pair{true, 4}}) {
+        check_schedule<128, 256, 2>(m, n, world, all_reduce, rounds);
+        check_schedule<128, 128, 1>(m, n, world, all_reduce, rounds);
+        check_schedule<64, 64, 1>(m, n, world, all_reduce, rounds);
+      }
 }
 
-TEST(ReduceScatterSchedule, AlignedOwnersGiveOneGroupPerOwnerNextRankFirst) {
+// 8192 x 8192 over 4 ranks in tiles of 256 x 256: every owner 8 tile rows.
+TEST(ReduceScatterSchedule, AlignedOwnersNextRankFirstOwnRowsLast) {
   const ReduceScatterLayout layout{8192, 8192, 4, 2};
   const ReduceScatterSchedule plan = ReduceScatterSchedule::make(layout, 1, 256, 256, 8, 2);
-  EXPECT_EQ(plan.groups(), 4);
-  EXPECT_EQ(plan.group_of(4096 / 256), 0);  // rank 2's rows first
-  EXPECT_EQ(plan.group_of(6144 / 256), 1);  // then rank 3's
-  EXPECT_EQ(plan.group_of(0), 2);           // rank 0's
-  EXPECT_EQ(plan.group_of(4095 / 256), 3);  // its own last
+  EXPECT_EQ(plan.rounds, 1);  // a reduce-scatter: one round
+  ASSERT_EQ(plan.order.segments, 4);
+  EXPECT_EQ(plan.order.first[0], 16);  // rank 2's rows first
+  EXPECT_EQ(plan.order.first[1], 24);  // then rank 3's
+  EXPECT_EQ(plan.order.first[2], 0);   // rank 0's
+  EXPECT_EQ(plan.order.first[3], 8);   // its own last
+  EXPECT_TRUE(plan.segment_held(3));
   EXPECT_EQ(plan.bands, 4);
-  EXPECT_EQ(plan.chunk_tiles(0, 0), 8u * 2 * 8);
-  // All-reduce pieces: 4 MiB = 4 tile rows of a 2048-column band; rank 1 owns tile rows 8..15.
-  EXPECT_EQ(plan.result_slice, 4);
-  EXPECT_EQ(plan.result_slices(), 2);
-  EXPECT_EQ(plan.result_row_begin(1), 12);
-  EXPECT_EQ(plan.result_piece(13, 3), 1 * 4 + 3);
-  EXPECT_EQ(plan.result_piece_tiles(1, 3), 4u * 2 * 8);
+  EXPECT_EQ(plan.chunk_bands, 2);  // a band of a segment: 8 x 256 rows x 2048 columns = 8 MiB; chunks >= 16 MiB
+  EXPECT_EQ(plan.chunk_tiles(0, 0), 8u * 2 * 16);
+}
+
+// Rounds as asked (one by default, at most kMaxRounds, at most one per tile row of a share);
+// chunks of >= 16 MiB (whole rows where a band of a segment is smaller).
+TEST(ReduceScatterSchedule, RoundsAsAskedHeldRowsARoundLate) {
+  auto rounds = [](int m, int n, int world, int asked) {
+    return ReduceScatterSchedule::make({m, n, world, 2, true, asked}, 0, 256, 256, 8, 2).rounds;
+  };
+  EXPECT_EQ(rounds(8192, 8192, 4, 0), 1);
+  EXPECT_EQ(rounds(8192, 8192, 4, 3), 3);
+  EXPECT_EQ(rounds(8192, 8192, 4, 9), ReduceScatterLayout::kMaxRounds);
+  EXPECT_EQ(rounds(1024, 8192, 4, 3), 1);  // a share of one tile row
+  // 8192^2 over 4 in 2 rounds: rank 1 computes rank 2's, 3's, 0's first 4 tile rows, then their
+  // second 4, then its own first 4 (a round late), then its own second 4.
+  const ReduceScatterSchedule plan = ReduceScatterSchedule::make({8192, 8192, 4, 2, true, 2}, 1, 256, 256, 8, 2);
+  ASSERT_EQ(plan.order.segments, 8);
+  EXPECT_EQ(plan.order.first[0], 16);
+  EXPECT_EQ(plan.order.height[0], 4);
+  EXPECT_EQ(plan.order.first[2], 0);
+  EXPECT_EQ(plan.order.first[3], 20);  // round 1: rank 2's next
+  EXPECT_EQ(plan.order.first[6], 8);   // then its own of round 0
+  EXPECT_TRUE(plan.segment_held(6));
+  EXPECT_EQ(plan.order.first[7], 12);  // its own of round 1 last
+  EXPECT_EQ(plan.chunk_bands, 4);      // 4 x 256 rows x 2048 columns = 4 MiB a band: whole rows
+  EXPECT_EQ(plan.chunk_cols(), 1);
 }
 
 // The all-gather's pieces: every row of every shard in exactly one piece of its owner, in order,
@@ -192,8 +245,8 @@ TEST(AllGatherLayout, PiecesCoverEachShardOnceInOrder) {
         EXPECT_LE(AllGatherLayout::pulled_offset(s) + 4, AllGatherLayout::arrived_offset(0, 0));
       }
     }
-  EXPECT_EQ((AllGatherLayout{8192, 8192, 2, 2}.pieces()), 16);  // 64 MiB shards: 4 MiB pieces
-  EXPECT_EQ((AllGatherLayout{8192, 8192, 4, 2}.pieces()), 8);
+  EXPECT_EQ((AllGatherLayout{8192, 8192, 2, 2}.pieces()), 4);  // 64 MiB shards: 16 MiB pieces
+  EXPECT_EQ((AllGatherLayout{8192, 8192, 4, 2}.pieces()), 2);
 }
 
 // A rank's GEMM order for the all-gather: every tile once; the rotated tile rows put the owners in
@@ -211,29 +264,35 @@ void check_all_gather_order(int m, int n, int world) {
     SCOPED_TRACE(std::to_string(m) + " x " + std::to_string(n) + ", world " + std::to_string(world) + ", rank " + std::to_string(rank) +
                  ", tile " + std::to_string(kRows) + " x " + std::to_string(TileN));
     const cute_dsl::kernels::GemmRowOrder order = cute_dsl::dist::all_gather_row_order(layout, rank, kRows);
-    // Owners in pull order along the rotated rows (the distance of each row's first owner).
+    ASSERT_FALSE(order.overflow);
+    // The tile rows in the order of the segments: each once; owners in pull order.
+    std::vector<int> rows;
+    for (int i = 0; i < order.segments; ++i)
+      for (int t = order.first[i]; t < order.first[i] + order.height[i]; ++t) rows.push_back(t);
+    ASSERT_EQ(int(rows.size()), tiles_m);
+    EXPECT_EQ(int(std::set<int>(rows.begin(), rows.end()).size()), tiles_m);
     int last_distance = 0;
     for (int q = 0; q < tiles_m; ++q) {
-      const int row0 = (q + order.rotation) % tiles_m * kRows, row1 = std::min(row0 + kRows, m) - 1;
+      const int row0 = rows[std::size_t(q)] * kRows, row1 = std::min(row0 + kRows, m) - 1;
       const bool straddles_previous = row0 < owners.begin(rank) && row1 >= owners.begin(rank);
       if (straddles_previous) {
         EXPECT_EQ(q, tiles_m - 1) << "the tile row straddling the previous owner is not last";
         continue;
       }
       const int distance = (owners.owner(row0) - rank + world) % world;
-      EXPECT_GE(distance, last_distance) << "rotated row " << q;
+      EXPECT_GE(distance, last_distance) << "order position " << q;
       last_distance = distance;
     }
     Scheduler scheduler(m, n, 1);
     scheduler.rows = &order;
     std::set<std::pair<int, int>> seen;
-    int last_group = 0;
+    int last_segment = 0;
     for (int t = 0; t < scheduler.cluster_tiles(); ++t) {
       const auto tile = scheduler.tile(t, 0);
       EXPECT_TRUE(seen.insert({tile.m_block, tile.n_block}).second) << "tile " << t << " twice";
-      const int q = (tile.m_block / kRows - order.rotation + tiles_m) % tiles_m;
-      EXPECT_GE(q / order.group_rows, last_group) << "tile " << t << " goes back to an earlier group";
-      last_group = q / order.group_rows;
+      const int segment = segment_of(order, tile.m_block / kRows);
+      EXPECT_GE(segment, last_segment) << "tile " << t << " goes back to an earlier segment";
+      last_segment = segment;
     }
     EXPECT_EQ(int(seen.size()), scheduler.cluster_tiles());
     if (owners.rows(rank) >= 2 * kRows) {

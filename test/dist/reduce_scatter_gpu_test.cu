@@ -43,6 +43,7 @@ using TA = __nv_bfloat16;  // A and B; the output (and the partials) are T
 
 struct Case {
   int m, n, k_per_rank, world, launches;
+  int rounds = 0;  // the schedule's (ReduceScatterLayout::rounds): 0 chooses
 };
 
 // AllReduce: the same launches built with epilogue::all_reduce; every rank's result (in its
@@ -54,8 +55,8 @@ void run_case(Case c) {
   CUTE_DSL_TEST_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   const std::uint32_t seed = cute_dsl_test::test_seed();
   SCOPED_TRACE("seed " + std::to_string(seed) + ", M " + std::to_string(c.m) + ", N " + std::to_string(c.n) + ", world " +
-               std::to_string(c.world));
-  const dist::ReduceScatterLayout layout{c.m, c.n, c.world, int(sizeof(T)), AllReduce};
+               std::to_string(c.world) + ", rounds " + std::to_string(c.rounds));
+  const dist::ReduceScatterLayout layout{c.m, c.n, c.world, int(sizeof(T)), AllReduce, c.rounds};
   const dist::RowOwners owners = layout.owners();
   const int k = c.k_per_rank;
 
@@ -203,8 +204,14 @@ TEST(AllReduceOneGpu, TwoRanksAlignedShapeThreeLaunches) { run_case<__nv_bfloat1
 TEST(AllReduceOneGpu, FourRanksRowsStraddleOwnersAndRaggedEdges) { run_case<__nv_bfloat16, true>({1000, 520, 256, 4, 2}); }
 TEST(AllReduceOneGpu, EightRanksFewerTileRowsThanRanks) { run_case<__nv_bfloat16, true>({200, 384, 128, 8, 2}); }
 TEST(AllReduceOneGpu, ThreeRanksF32Output) { run_case<float, true>({520, 264, 192, 3, 2}); }
-// Own rows in several result pieces (8192 rows = 64 tile rows of 128; a 4 MiB piece of 512
-// columns is 32 of them): each piece sent once its tiles are reduced.
-TEST(AllReduceOneGpu, TwoRanksOwnRowsInSeveralResultPieces) { run_case<__nv_bfloat16, true>({16384, 512, 64, 2, 2}); }
+// Rounds (dist/reduce_scatter_schedule.hpp): each round's held rows reduced, and sent to every
+// peer, while later rounds still run; whole-row chunks of 16 MiB.
+TEST(AllReduceOneGpu, TwoRanksTwoRoundsWholeRowChunks) { run_case<__nv_bfloat16, true>({16384, 2048, 64, 2, 2, 2}); }
+// Rounds forced on small shapes: owners off tiles (held rows of two keys per round), sub-groups
+// of unequal and empty size, 3 and 4 rounds.
+TEST(AllReduceOneGpu, FourRanksThreeRoundsRowsStraddleOwners) { run_case<__nv_bfloat16, true>({1000, 520, 256, 4, 2, 3}); }
+TEST(AllReduceOneGpu, ThreeRanksFourRoundsF32Output) { run_case<float, true>({1300, 264, 192, 3, 2, 4}); }
+TEST(ReduceScatterOneGpu, ThreeRanksTwoRoundsRowsStraddleOwners) { run_case({1000, 520, 256, 3, 2, 2}); }
+TEST(ReduceScatterOneGpu, EightRanksFourRounds) { run_case({4096, 384, 128, 8, 2, 4}); }
 
 }  // namespace

@@ -16,15 +16,25 @@
 
 namespace cute_dsl::dist {
 
-// @pre layout.m >= 1, tile_rows >= 1, 0 <= rank < layout.world
+// Rotated tile row q is tile row (q + first) % tiles_m, `first` the first tile row starting at or
+// after the own rows; groups of one share of rotated rows, each one segment of the order (two
+// where it wraps past the last tile row). @pre layout.m >= 1, tile_rows >= 1, 0 <= rank < layout.world
 CUTE_DSL_HOST_DEVICE constexpr kernels::GemmRowOrder all_gather_row_order(AllGatherLayout const& layout, int rank, int tile_rows) {
   const int tiles_m = (layout.m + tile_rows - 1) / tile_rows;
   const RowOwners owners = layout.owners();
-  kernels::GemmRowOrder order;
-  order.rotation = (owners.begin(rank) + tile_rows - 1) / tile_rows % tiles_m;  // the first tile row starting at or after own rows
+  const int first = (owners.begin(rank) + tile_rows - 1) / tile_rows % tiles_m;
   const int share = (owners.max_rows() + tile_rows - 1) / tile_rows;
-  order.group_rows = share > 0 ? share : 1;
-  order.foreign = tiles_m;  // every row in groups of group_rows: no separate last group
+  const int group = share > 0 ? share : 1;
+  kernels::GemmRowOrder order;
+  for (int q = 0; q < tiles_m; q += group) {
+    const int a = (q + first) % tiles_m, rows = tiles_m - q < group ? tiles_m - q : group;
+    if (a + rows <= tiles_m) {
+      order.append(a, a + rows);
+    } else {
+      order.append(a, tiles_m);
+      order.append(0, a + rows - tiles_m);
+    }
+  }
   return order;
 }
 

@@ -17,14 +17,13 @@
 //                                   launch's rows (q writes it into every peer as its launch starts)
 //   result_sent[kMaxRanks]     u32  result_sent[s] = epoch: rank s's reduced rows of that launch
 //                                   are all in this rank's `result`
-//   reduced[chunks]            u32  local: tiles of each result piece (a slice of the own group x a
-//                                   band, ReduceScatterSchedule::result_piece) whose own rows are final in
-//                                   `result`, summed over launches (zeroed per launch)
+//   reduced[chunks]            u32  local: tiles of each chunk of own rows whose own rows are final
+//                                   in `result` (zeroed per launch)
 //   result[M][N]               T    the all-reduced output: own rows written by this rank's GEMM,
 //                                   the others' by their copy engines
-// A chunk is a group of tile rows x a raster band of tile columns (dist/reduce_scatter_schedule.hpp);
-// the counts here are bounds over every GEMM variant (tile rows >= 64, bands >= 512 columns), so
-// the buffer does not depend on the variant. The buffer starts zeroed (epoch 0 is "before the
+// A chunk is a segment of tile rows x a run of raster bands (dist/reduce_scatter_schedule.hpp),
+// numbered alike on every rank; the counts here are bounds over every GEMM variant (bands >= 512
+// columns) and round count, so the buffer depends on neither. The buffer starts zeroed (epoch 0 is "before the
 // first launch"); launches count epochs from 1.
 #pragma once
 
@@ -38,15 +37,18 @@ struct ReduceScatterLayout {
   int m, n, world;
   int element_bytes;
   bool all_reduce = false;  // the all-reduce's regions after `partial`
+  // Rounds of the schedule (dist/reduce_scatter_schedule.hpp): 0 or 1 is one; above kMaxRounds
+  // counts as kMaxRounds. The same on every rank.
+  int rounds = 0;
 
-  static constexpr int kMinChunkRows = 64;   // the smallest cluster tile's rows
-  static constexpr int kMinBandCols = 512;   // the smallest raster band: 8 tiles of 64 columns
+  static constexpr int kMaxRounds = 4;
+  static constexpr int kMinBandCols = 512;  // the smallest raster band: 8 tiles of 64 columns
 
   CUTE_DSL_HOST_DEVICE constexpr RowOwners owners() const { return {m, world}; }
-  // Bounds on the chunk grid: groups (<= tile rows + 1: the own group may split one) x bands.
-  CUTE_DSL_HOST_DEVICE constexpr int max_groups() const { return (m + kMinChunkRows - 1) / kMinChunkRows + 1; }
+  // Bounds on the chunk grid: segments (owner x round x whether the sender holds rows of them)
+  // x runs of bands.
   CUTE_DSL_HOST_DEVICE constexpr int max_bands() const { return (n + kMinBandCols - 1) / kMinBandCols; }
-  CUTE_DSL_HOST_DEVICE constexpr long long max_chunks() const { return (long long)max_groups() * max_bands(); }
+  CUTE_DSL_HOST_DEVICE constexpr long long max_chunks() const { return 2LL * (world > 0 ? world : 1) * kMaxRounds * max_bands(); }
 
   CUTE_DSL_HOST_DEVICE static constexpr long long round_up(long long x) { return (x + 255) / 256 * 256; }
   CUTE_DSL_HOST_DEVICE static constexpr long long done_offset(int rank) { return 4LL * rank; }

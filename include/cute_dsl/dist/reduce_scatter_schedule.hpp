@@ -1,18 +1,33 @@
-// The order in which one rank's GEMM computes its tiles for a fused reduce-scatter, and the
-// chunks its partials travel in (epilogue/reduce_scatter.hpp, docs/design/distributed.md).
+// The order in which one rank's GEMM computes its tiles for a fused reduce-scatter or all-reduce,
+// and the chunks its partials travel in (epilogue/reduce_scatter.hpp, docs/design/distributed.md).
 //
-// Rows, in units of cluster tiles ("tile rows"), are taken in a rotated order that starts just
-// after the last tile row holding any of this rank's rows, so the other owners' rows come first
-// (rank + 1's, rank + 2's, ...) and this rank's own rows last: while the GEMM computes its own rows
-// the other ranks' partials of them are already on their way. The foreign rows are cut into
-// groups of about one owner's share; the tile rows holding own rows form the last group. Inside
-// a group the GEMM keeps its L2-friendly raster (bands of `band_tiles` tile columns, rows within
-// a band). A chunk is (group, band): once the GEMM finished all of a chunk's tiles, the copy
-// engine sends its rows to their owners.
+// Keys, alike on every rank. Tile rows ("tile rows": cluster tiles of TileM x ClusterM rows) are
+// keyed by the owner of their first row; each owner's keyed rows are cut into `rounds` sub-groups
+// (sub(o, s), s = 0 .. rounds - 1, top to bottom). A rank "holds" the tile rows with any of its own
+// rows: its keyed rows, and the one before them when an owner boundary falls inside a tile row.
 //
-// No tile that a peer needs comes after a tile that waits for a peer (the own group is last, and
-// its tiles publish their partials before they wait), and every CTA of the persistent grid is
-// resident, so the ranks cannot wait on each other in a cycle.
+// Order of rank r: round by round, the other owners' sub-groups of that round -- r + 1's, r + 2's,
+// ... (rows r holds left out) -- and then the rows r holds of the PREVIOUS round:
+//   F(0), F(1), H(0), F(2), H(1), ..., F(R-1), H(R-2), H(R-1).
+// The held rows wait for the peers' partials of them (the owner reduces them on the way out), so
+// they come a round late: the peers computed them during F(s), and the partials had all of F(s+1)
+// to arrive. One round (the default): every foreign row, then the held ones. More rounds
+// (ReduceScatterLayout::rounds) reduce each round's held rows -- and, for an all-reduce, send them
+// to every peer -- while the GEMM still computes later rounds, so less is left to send after it.
+// Measured on 4 x H100 (docs/design/distributed.md) they did not pay: the copies out of a GPU are
+// the all-reduce's long pole there, and a broadcast sent earlier only delays the partials the held
+// rows wait for.
+//
+// A segment of the order is the rows of one sub-group that the rank holds, or those it does not;
+// chunk = (segment key, held by the sender or not, run of `chunk_bands` raster bands). Once the
+// GEMM finished all tiles of a chunk the copy engine sends their rows to their owners. Every rank
+// numbers chunks alike, so a receiver knows which of a sender's chunks holds a tile without the
+// sender's schedule.
+//
+// No cycle: a tile waits only for peers' chunks of its rows; on the peers those rows are foreign
+// (tiles that never wait) of the same round, or held (tiles that publish before they wait), and
+// before them in every CTA's sequence come only held rows of earlier rounds -- by induction over
+// rounds, all finish. Every CTA of the persistent grid is resident.
 #pragma once
 
 #include "cute_dsl/config.hpp"
@@ -23,86 +38,104 @@ namespace cute_dsl::dist {
 
 struct ReduceScatterSchedule {
   int m, n;
-  int tile_rows;   // rows of a cluster tile (TileM x ClusterM)
-  int tile_n;      // columns of a tile
-  int band_tiles;  // tile columns per raster band
-  int cta_tiles;   // CTA tiles per cluster tile (ClusterM): each publishes once
+  int world, rank;
+  int tile_rows;    // rows of a cluster tile (TileM x ClusterM)
+  int tile_n;       // columns of a tile
+  int band_tiles;   // tile columns per raster band
+  int cta_tiles;    // CTA tiles per cluster tile (ClusterM): each publishes once
   int tiles_m, tiles_n, bands;
+  int rounds;       // sub-groups per owner
+  int chunk_bands;  // raster bands per chunk
   kernels::GemmRowOrder order;  // what the GEMM's tile scheduler follows
-  // All-reduce: the own group's reduced rows travel in pieces of `result_slice` tile rows x a band
-  // (at least kResultPieceBytes each): the last piece reduced is what the transfer leaves exposed
-  // after the GEMM, and a whole band of the own group (16 MiB at 8192 x 8192 over 2 ranks) left
-  // ~50 us there; smaller pieces cost host stream operations (a wait and a copy per peer each).
-  int result_slice;
-  static constexpr long long kResultPieceBytes = 4LL << 20;
 
-  // Rank `rank`'s schedule. @pre layout.m, layout.n >= 1; tile_rows >= 64; band_tiles * tile_n >= 512
+  // A chunk: at least this many bytes of one sub-group, as far as the bands go (whole rows: one
+  // contiguous copy). Copy engine figures behind it (bench/dist/copy_engine_bandwidth.cu, 4 x
+  // H100, every GPU sending to every other at once): 199 / 264 / 334 / 362 GB/s out of a GPU in
+  // copies of 4 / 8 / 16 / 32 MiB -- ~8 us a copy on top of ~370 GB/s.
+  static constexpr long long kChunkBytes = 16LL << 20;
+
+  // Rank `rank`'s schedule. @pre layout.m, layout.n >= 1; 0 <= rank < layout.world; band_tiles * tile_n >= 512
   CUTE_DSL_HOST_DEVICE static constexpr ReduceScatterSchedule make(ReduceScatterLayout const& layout, int rank, int tile_rows,
                                                                    int tile_n, int band_tiles, int cta_tiles) {
-    ReduceScatterSchedule s{layout.m, layout.n, tile_rows, tile_n, band_tiles, cta_tiles, 0, 0, 0, {}, 1};
+    ReduceScatterSchedule s{layout.m, layout.n, layout.world, rank, tile_rows, tile_n, band_tiles, cta_tiles, 0, 0, 0, 1, 1, {}};
     s.tiles_m = (layout.m + tile_rows - 1) / tile_rows;
     s.tiles_n = (layout.n + tile_n - 1) / tile_n;
     s.bands = (s.tiles_n + band_tiles - 1) / band_tiles;
-    const RowOwners owners = layout.owners();
-    if (owners.rows(rank) > 0) {
-      const int lo = owners.begin(rank) / tile_rows, hi = (owners.begin(rank + 1) - 1) / tile_rows;
-      s.order.rotation = (hi + 1) % s.tiles_m;
-      s.order.foreign = s.tiles_m - (hi - lo + 1);
-    } else {
-      s.order.foreign = s.tiles_m;  // owns nothing: every row is foreign
-    }
-    const int share = (owners.max_rows() + tile_rows - 1) / tile_rows;
-    s.order.group_rows = share > 0 ? share : 1;
+    const long long element = layout.element_bytes > 0 ? layout.element_bytes : 1;
+    const int share = (layout.owners().max_rows() + tile_rows - 1) / tile_rows;  // tile rows of the largest share
+    int rounds = layout.rounds > 0 ? layout.rounds : 1;
+    rounds = rounds > ReduceScatterLayout::kMaxRounds ? ReduceScatterLayout::kMaxRounds : rounds;
+    rounds = rounds > share ? share : rounds;
+    s.rounds = rounds < 1 ? 1 : rounds;
     const int band_cols = band_tiles * tile_n < layout.n ? band_tiles * tile_n : layout.n;
-    const long long tile_row_bytes = (long long)band_cols * tile_rows * (layout.element_bytes > 0 ? layout.element_bytes : 1);
-    const long long slice = (kResultPieceBytes + tile_row_bytes - 1) / tile_row_bytes;
-    s.result_slice = slice < 1 ? 1 : slice > s.tiles_m ? s.tiles_m : int(slice);
+    const long long band_bytes = (long long)((share + s.rounds - 1) / s.rounds) * tile_rows * band_cols * element;
+    const long long chunk_bands = (kChunkBytes + band_bytes - 1) / band_bytes;
+    s.chunk_bands = chunk_bands > s.bands ? s.bands : chunk_bands < 1 ? 1 : int(chunk_bands);
+
+    for (int round = 0; round < s.rounds; ++round) {
+      for (int j = 1; j < s.world; ++j) s.append_foreign((rank + j) % s.world, round);
+      if (round > 0) s.append_held(round - 1);
+    }
+    s.append_held(s.rounds - 1);
     return s;
   }
 
-  CUTE_DSL_HOST_DEVICE constexpr int foreign_groups() const { return (order.foreign + order.group_rows - 1) / order.group_rows; }
-  CUTE_DSL_HOST_DEVICE constexpr int groups() const { return foreign_groups() + (order.foreign < tiles_m ? 1 : 0); }
-  // Rotated rows [group_begin(g), group_begin(g) + group_size(g)).
-  CUTE_DSL_HOST_DEVICE constexpr int group_begin(int g) const { return g < foreign_groups() ? g * order.group_rows : order.foreign; }
-  CUTE_DSL_HOST_DEVICE constexpr int group_size(int g) const {
-    if (g >= foreign_groups()) return tiles_m - order.foreign;
-    const int left = order.foreign - g * order.group_rows;
-    return left < order.group_rows ? left : order.group_rows;
+  // --- Keys, alike on every rank ---
+  CUTE_DSL_HOST_DEVICE constexpr RowOwners owners() const { return {m, world}; }
+  // Tile rows keyed by owner o: [key_begin(o), key_begin(o + 1)). @pre 0 <= o <= world
+  CUTE_DSL_HOST_DEVICE constexpr int key_begin(int o) const { return (owners().begin(o) + tile_rows - 1) / tile_rows; }
+  // Sub-group s of owner o: tile rows [sub_begin(o, s), sub_begin(o, s + 1)) (may be empty).
+  CUTE_DSL_HOST_DEVICE constexpr int sub_begin(int o, int s) const {
+    return key_begin(o) + int((long long)s * (key_begin(o + 1) - key_begin(o)) / rounds);
   }
-  CUTE_DSL_HOST_DEVICE constexpr int tile_row(int rotated) const { return (rotated + order.rotation) % tiles_m; }
-  // The group of tile row `row` (of this rank's order).
-  CUTE_DSL_HOST_DEVICE constexpr int group_of(int row) const {
-    const int q = (row - order.rotation + tiles_m) % tiles_m;
-    return q < order.foreign ? q / order.group_rows : foreign_groups();
+  // The key of tile row t: owner x rounds + sub-group. @pre 0 <= t < tiles_m
+  CUTE_DSL_HOST_DEVICE constexpr int key(int t) const {
+    const int o = owners().owner(t * tile_rows), d = t - key_begin(o), len = key_begin(o + 1) - key_begin(o);
+    return o * rounds + ((d + 1) * rounds - 1) / len;  // the last s with sub_begin(o, s) <= t
   }
+  // Tile rows rank q holds: [held_begin(q), held_end(q)).
+  CUTE_DSL_HOST_DEVICE constexpr int held_begin(int q) const { return owners().rows(q) > 0 ? owners().begin(q) / tile_rows : 0; }
+  CUTE_DSL_HOST_DEVICE constexpr int held_end(int q) const { return owners().rows(q) > 0 ? (owners().begin(q + 1) - 1) / tile_rows + 1 : 0; }
+  CUTE_DSL_HOST_DEVICE constexpr bool holds(int q, int t) const { return held_begin(q) <= t && t < held_end(q); }
   CUTE_DSL_HOST_DEVICE constexpr int band_of(int col) const { return col / (band_tiles * tile_n); }
-  // All-reduce result pieces: slices of the own group (rotated rows [order.foreign, tiles_m)) x bands.
-  CUTE_DSL_HOST_DEVICE constexpr int own_tile_rows() const { return tiles_m - order.foreign; }
-  CUTE_DSL_HOST_DEVICE constexpr int result_slices() const { return (own_tile_rows() + result_slice - 1) / result_slice; }
-  // The piece of tile row `row` (of the own group) and band `band`: an index below max_chunks().
-  CUTE_DSL_HOST_DEVICE constexpr int result_piece(int row, int band) const {
-    const int q = (row - order.rotation + tiles_m) % tiles_m;
-    return (q - order.foreign) / result_slice * bands + band;
+  // Runs of chunk_bands bands.
+  CUTE_DSL_HOST_DEVICE constexpr int chunk_cols() const { return (bands + chunk_bands - 1) / chunk_bands; }
+  // The chunk of rank `sender` that holds tile row t, columns of band `band`: below chunks().
+  CUTE_DSL_HOST_DEVICE constexpr int chunk(int t, int band, int sender) const {
+    return (key(t) * 2 + (holds(sender, t) ? 1 : 0)) * chunk_cols() + band / chunk_bands;
   }
-  // Tile rows [result_row_begin(sl), + result_slice_rows(sl)) of the output: slice sl's.
-  CUTE_DSL_HOST_DEVICE constexpr int result_row_begin(int slice) const { return tile_row(order.foreign + slice * result_slice); }
-  CUTE_DSL_HOST_DEVICE constexpr int result_slice_rows(int slice) const {
-    const int left = own_tile_rows() - slice * result_slice;
-    return left < result_slice ? left : result_slice;
+  CUTE_DSL_HOST_DEVICE constexpr int chunks() const { return world * rounds * 2 * chunk_cols(); }
+  // Columns [col_begin(c), col_end(c)) of run c.
+  CUTE_DSL_HOST_DEVICE constexpr int col_begin(int c) const { return c * chunk_bands * band_tiles * tile_n; }
+  CUTE_DSL_HOST_DEVICE constexpr int col_end(int c) const {
+    const int e = (c + 1) * chunk_bands * band_tiles * tile_n;
+    return e < n ? e : n;
   }
-  // CTA tiles of piece (slice, band): what its `reduced` counter gains per launch.
-  CUTE_DSL_HOST_DEVICE constexpr unsigned result_piece_tiles(int slice, int band) const {
-    const int width = tiles_n - band * band_tiles < band_tiles ? tiles_n - band * band_tiles : band_tiles;
-    return unsigned(result_slice_rows(slice) * cta_tiles * width);
+
+  // --- This rank's order ---
+  // Segment i's chunk of run c, and the CTA tiles in it: what its counter gains per launch.
+  CUTE_DSL_HOST_DEVICE constexpr int segment_chunk(int i, int c) const { return chunk(order.first[i], c * chunk_bands, rank); }
+  CUTE_DSL_HOST_DEVICE constexpr unsigned chunk_tiles(int i, int c) const {
+    const int c0 = c * chunk_bands * band_tiles, c1 = (c + 1) * chunk_bands * band_tiles;
+    return unsigned(order.height[i] * cta_tiles * ((c1 < tiles_n ? c1 : tiles_n) - c0));
   }
-  CUTE_DSL_HOST_DEVICE constexpr int chunk(int group, int band) const { return group * bands + band; }
-  // Columns [band_begin(b), band_end(b)) of the output.
-  CUTE_DSL_HOST_DEVICE constexpr int band_begin(int b) const { return b * band_tiles * tile_n; }
-  CUTE_DSL_HOST_DEVICE constexpr int band_end(int b) const { return (b + 1) * band_tiles * tile_n < n ? (b + 1) * band_tiles * tile_n : n; }
-  // CTA tiles of chunk (g, b): what its counter gains per launch.
-  CUTE_DSL_HOST_DEVICE constexpr unsigned chunk_tiles(int group, int band) const {
-    const int width = tiles_n - band * band_tiles < band_tiles ? tiles_n - band * band_tiles : band_tiles;
-    return unsigned(group_size(group) * cta_tiles * width);
+  CUTE_DSL_HOST_DEVICE constexpr bool segment_held(int i) const { return holds(rank, order.first[i]); }
+
+ private:
+  // Sub-group `round` of owner o, less the rows this rank holds (one side of it at most).
+  CUTE_DSL_HOST_DEVICE constexpr void append_foreign(int o, int round) {
+    const int a = sub_begin(o, round), b = sub_begin(o, round + 1), h0 = held_begin(rank), h1 = held_end(rank);
+    order.append(a, b < h0 ? b : h0);
+    order.append(a > h1 ? a : h1, b);
+    if (h0 < h1 && a < h0 && b > h1) order.overflow = true;  // not possible (the held rows end a key range or start one)
+  }
+  // The rows this rank holds of round `round`, top to bottom: per owner key, one run.
+  CUTE_DSL_HOST_DEVICE constexpr void append_held(int round) {
+    const int h0 = held_begin(rank), h1 = held_end(rank);
+    for (int o = 0; o < world; ++o) {
+      const int a = sub_begin(o, round), b = sub_begin(o, round + 1);
+      order.append(a > h0 ? a : h0, b < h1 ? b : h1);
+    }
   }
 };
 

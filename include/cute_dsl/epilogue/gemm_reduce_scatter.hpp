@@ -61,7 +61,7 @@ template <class T, class Child>
 CUTE_DSL_DEVICE void route_publish(ReduceScatter<T, Child> const& rs, dist::ReduceScatterSchedule const& mine, int m_block,
                                    int n_block, int lane) {
   if (lane != 0) return;
-  const int chunk = mine.chunk(mine.group_of(m_block / mine.tile_rows), mine.band_of(n_block));
+  const int chunk = mine.chunk(m_block / mine.tile_rows, mine.band_of(n_block), rs.window.rank);
   arch::flag_add_release_gpu(rs.flag(rs.window.rank, dist::ReduceScatterLayout::counter_offset(chunk)), 1u);
 }
 
@@ -90,32 +90,32 @@ CUTE_DSL_DEVICE bool route_own_tile(ReduceScatter<T, Child> const& rs, int m_blo
 }
 
 // The calling thread waits until every peer's chunk of the tile's rows (row block m_block, column
-// band of n_block) arrived in this rank's `received` (each peer numbers its own chunks).
-template <int TileM, int TileN, int ClusterM, int BandTiles, class T, class Child>
+// band of n_block) arrived in this rank's `received` (chunks are numbered alike on every rank).
+template <class T, class Child>
 CUTE_DSL_DEVICE void route_wait_for_peers(ReduceScatter<T, Child> const& rs, int m_block, int n_block) {
   const int me = rs.window.rank;
+  const dist::ReduceScatterSchedule& plan = rs.schedule;
+  const int row = m_block / plan.tile_rows, band = plan.band_of(n_block);
   for (int s = 0; s < rs.window.world; ++s) {
     if (s == me) continue;
-    const dist::ReduceScatterSchedule theirs = route_schedule<TileM, TileN, ClusterM, BandTiles>(rs, s);
-    const int chunk = theirs.chunk(theirs.group_of(m_block / theirs.tile_rows), theirs.band_of(n_block));
-    arch::flag_wait_at_least_system(rs.flag(me, rs.layout.arrived_offset(s, chunk)), rs.epoch);
+    arch::flag_wait_at_least_system(rs.flag(me, rs.layout.arrived_offset(s, plan.chunk(row, band, s))), rs.epoch);
   }
 }
 
 // Lane 0 of the calling warp waits until every peer's chunk of the tile's rows (row block
 // m_block, column band of n_block) arrived; the warp then reads them (no CTA barrier: each warp
 // reads only the rows it stores). @pre every lane of the warp calls it
-template <int TileM, int TileN, int ClusterM, int BandTiles, class T, class Child>
+template <class T, class Child>
 CUTE_DSL_DEVICE void route_wait_warp(ReduceScatter<T, Child> const& rs, int m_block, int n_block, int lane) {
-  if (lane == 0) route_wait_for_peers<TileM, TileN, ClusterM, BandTiles>(rs, m_block, n_block);
+  if (lane == 0) route_wait_for_peers(rs, m_block, n_block);
   __syncwarp();
 }
 
 // One thread waits until every peer's chunk of the tile's rows (row block m_block, column band of
 // n_block) arrived; then the consumers meet. @pre every consumer thread calls it
-template <int TileM, int TileN, int ClusterM, int BandTiles, class T, class Child>
+template <class T, class Child>
 CUTE_DSL_DEVICE void route_wait(ReduceScatter<T, Child> const& rs, int m_block, int n_block, int thread, unsigned barrier, int threads) {
-  if (thread == 0) route_wait_for_peers<TileM, TileN, ClusterM, BandTiles>(rs, m_block, n_block);
+  if (thread == 0) route_wait_for_peers(rs, m_block, n_block);
   arch::named_barrier_sync(barrier, threads);
 }
 
@@ -125,7 +125,7 @@ CUTE_DSL_DEVICE void route_wait(ReduceScatter<T, Child> const& rs, int m_block, 
 // rather than stall the math warps on HBM. A tile that also holds other owners' rows is left
 // alone: its chunks may wait on this very tile's publishing, which needs this warp at the
 // hand-off barrier (waiting for them here deadlocked 4 simulated ranks, 2026-11-26).
-template <int TileM, int TileN, int ClusterM, int BandTiles, class T, class Child>
+template <int TileM, int TileN, class T, class Child>
 CUTE_DSL_DEVICE void route_prefetch(ReduceScatter<T, Child> const& rs, int m_block, int n_block, int lane) {
   const dist::ReduceScatterLayout& l = rs.layout;
   const int me = rs.window.rank, world = rs.window.world;
@@ -136,7 +136,7 @@ CUTE_DSL_DEVICE void route_prefetch(ReduceScatter<T, Child> const& rs, int m_blo
   const int c1 = n_block + TileN < l.n ? n_block + TileN : l.n;
   const unsigned bytes = unsigned(c1 - n_block) * unsigned(sizeof(T));
   if (bytes % 16 != 0) return;
-  if (lane == 0) route_wait_for_peers<TileM, TileN, ClusterM, BandTiles>(rs, m_block, n_block);
+  if (lane == 0) route_wait_for_peers(rs, m_block, n_block);
   __syncwarp();
   for (int s = 0; s < world; ++s) {
     if (s == me) continue;
@@ -208,7 +208,7 @@ CUTE_DSL_DEVICE void route_block_own(ReduceScatter<T, Child> const& rs, Acc cons
 // in rank order, in f32 -- and write `out`. Tile: rows [m_block, m_block + tile_m), columns
 // [n_block, n_block + tile_n).
 // @pre every consumer thread calls it (`thread` in [0, threads)), after its stores of this tile
-template <int TileM, int TileN, int ClusterM, int BandTiles, class T, class Child>
+template <int TileM, int TileN, class T, class Child>
 CUTE_DSL_DEVICE void route_finish(ReduceScatter<T, Child> const& rs, int m_block, int n_block, int thread, unsigned barrier,
                                   int threads) {
   const dist::ReduceScatterLayout& l = rs.layout;
@@ -219,7 +219,7 @@ CUTE_DSL_DEVICE void route_finish(ReduceScatter<T, Child> const& rs, int m_block
   const int r1 = m_block + TileM < hi ? m_block + TileM : hi;
   if (r0 >= r1 || n_block >= l.n) return;
   const int c0 = n_block, c1 = n_block + TileN < l.n ? n_block + TileN : l.n;
-  route_wait<TileM, TileN, ClusterM, BandTiles>(rs, m_block, n_block, thread, barrier, threads);
+  route_wait(rs, m_block, n_block, thread, barrier, threads);
 
   constexpr int kPerChunk = 16 / int(sizeof(T));
   T const* mine = rs.partial(me);
@@ -276,23 +276,20 @@ CUTE_DSL_DEVICE void route_finish(ReduceScatter<T, Child> const& rs, int m_block
   }
 }
 
-// All-reduce: once a tile of this rank's own group has its own rows final in `out` (= result),
-// thread 0 counts it in its result piece's `reduced` (slice of tile rows x band:
-// ReduceScatterSchedule::result_piece), which the copy engine waits for before sending the
-// piece's rows to every peer. A tile reduced on the way out stored them before the hand-off
-// barrier, which orders them before this release; one reduced by route_finish meets the other
-// consumers once more first. Other groups' tiles have no own rows: not counted.
+// All-reduce: once a tile of rows this rank holds has its own rows final in `out` (= result),
+// thread 0 counts it in `reduced` of its chunk, which the copy engine waits for before sending
+// the chunk's own rows to every peer. A tile reduced on the way out stored them before the
+// hand-off barrier, which orders them before this release; one reduced by route_finish meets the
+// other consumers once more first. Tiles of rows held by others only: not counted.
 // @pre every consumer thread calls it, after the hand-off barrier (and route_finish, if it ran)
 template <class T, class Child>
 CUTE_DSL_DEVICE void route_count_reduced(ReduceScatter<T, Child> const& rs, dist::ReduceScatterSchedule const& mine, int m_block,
                                          int n_block, bool finished_after_hand_off, int thread, unsigned barrier, int threads) {
   if (!rs.layout.all_reduce) return;
-  const int group = mine.group_of(m_block / mine.tile_rows);
-  if (group != mine.foreign_groups()) return;  // uniform across the consumers: no barrier skipped by some
+  const int row = m_block / mine.tile_rows, me = rs.window.rank;
+  if (!mine.holds(me, row)) return;  // uniform across the consumers: no barrier skipped by some
   if (finished_after_hand_off) arch::named_barrier_sync(barrier, threads);
-  if (thread == 0)
-    arch::flag_add_release_gpu(rs.flag(rs.window.rank, rs.layout.reduced_offset(mine.result_piece(m_block / mine.tile_rows, mine.band_of(n_block)))),
-                               1u);
+  if (thread == 0) arch::flag_add_release_gpu(rs.flag(me, rs.layout.reduced_offset(mine.chunk(row, mine.band_of(n_block), me))), 1u);
 }
 
 }  // namespace cute_dsl::epilogue

@@ -455,7 +455,7 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
       if (warp == 1 || warp == 2) {
         if (warp == 2 && first < tiles) {
           const GemmTile tile = scheduler.work(first, cta_rank, splits, k_tiles).tile;
-          epilogue::route_prefetch<TileM, TileN, ClusterM, Scheduler::kBand>(fusion, tile.m_block, tile.n_block, lane);
+          epilogue::route_prefetch<TileM, TileN>(fusion, tile.m_block, tile.n_block, lane);
         }
         for (int t = first; t < tiles; t += step) {
           // The consumers stored tile t (the barrier orders their stores before what follows).
@@ -465,7 +465,7 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
             epilogue::route_publish(fusion, fusion.schedule, tile.m_block, tile.n_block, lane);
           } else if (t + step < tiles) {
             const GemmTile next = scheduler.work(t + step, cta_rank, splits, k_tiles).tile;
-            epilogue::route_prefetch<TileM, TileN, ClusterM, Scheduler::kBand>(fusion, next.m_block, next.n_block, lane);
+            epilogue::route_prefetch<TileM, TileN>(fusion, next.m_block, next.n_block, lane);
           }
         }
       }
@@ -518,7 +518,7 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
       [[maybe_unused]] bool own_tile = false;
       if constexpr (kRouted && sizeof(TD) == 2 && kAccN % 64 == 0) {
         own_tile = epilogue::route_own_tile<TileM, TileN>(fusion, tile.m_block, tile.n_block);
-        if (own_tile) epilogue::route_wait_warp<TileM, TileN, ClusterM, Scheduler::kBand>(fusion, tile.m_block, tile.n_block, thread_in_wg % 32);
+        if (own_tile) epilogue::route_wait_warp(fusion, tile.m_block, tile.n_block, thread_in_wg % 32);
       }
       CUTE_DSL_UNROLL
       for (int h = 0; h < int(size<1>(acc)); ++h) {  // 64-row atom blocks of this thread's share
@@ -564,7 +564,7 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
       if constexpr (kRouted) {
         arch::named_barrier_sync(kHandOffBarrier, 256 + 64);  // to the helper warps
         if (!own_tile)
-          epilogue::route_finish<TileM, TileN, ClusterM, Scheduler::kBand>(fusion, tile.m_block, tile.n_block, int(threadIdx.x) - 128,
+          epilogue::route_finish<TileM, TileN>(fusion, tile.m_block, tile.n_block, int(threadIdx.x) - 128,
                                                                            kRouteBarrier, 256);
         epilogue::route_count_reduced(fusion, fusion.schedule, tile.m_block, tile.n_block, !own_tile, int(threadIdx.x) - 128,
                                       kRouteBarrier, 256);

@@ -76,6 +76,8 @@ cudaError_t gemm_sm90_all_gather(const GemmSm90Arguments<TA, TD>& args, epilogue
                                  cudaStream_t comm_stream = nullptr) {
   static_assert(MajorA == GmmaMajor::K, "gemm_sm90_all_gather: A must be K-major (each shard whole rows of the gathered A)");
   if (!gemm_sm90_all_gather_unsupported(args, tree).empty()) return cudaErrorInvalidValue;
+  tree = gemm_sm90_all_gather_tree<ClusterM>(tree);
+  if (tree.order.overflow) return cudaErrorInvalidValue;  // not expected: <= world + 2 segments
   detail::StreamMemoryOps ops;
   if (cudaError_t err = detail::stream_memory_ops(ops); err != cudaSuccess) return err;
   detail::CommStream comm;
@@ -83,7 +85,6 @@ cudaError_t gemm_sm90_all_gather(const GemmSm90Arguments<TA, TD>& args, epilogue
 
   const dist::AllGatherLayout& l = tree.layout;
   const int me = tree.window.rank, world = l.world;
-  tree = gemm_sm90_all_gather_tree<ClusterM>(tree);
   const auto address = detail::device_address;
   const std::size_t row_bytes = std::size_t(l.row_bytes());
 

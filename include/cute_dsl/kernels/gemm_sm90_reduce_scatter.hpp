@@ -13,16 +13,16 @@
 // operations come from the driver through cudart's entry-point query (no -lcuda).
 //
 // All-reduce (epilogue::all_reduce): besides, as the launch starts, result_free[this rank] = epoch
-// in every peer, and on a SECOND side stream, per piece of the own group (the tile rows holding
-// this rank's rows, which the GEMM reduces last; a piece is a slice of them x a band,
-// ReduceScatterSchedule::result_piece):
-//   wait   reduced[piece] >= its tile count   (the GEMM wrote those rows' sums into `result`)
-//   copy   the piece's own rows -> each peer's `result` (first, once per peer, wait for its
+// in every peer, and on a SECOND side stream, per chunk of rows this rank holds (which the GEMM
+// reduces a round after the peers computed them: ReduceScatterSchedule), in the GEMM's order:
+//   wait   reduced[chunk] >= its tile count   (the GEMM wrote those rows' sums into `result`)
+//   copy   the chunk's own rows -> each peer's `result` (first, once per peer, wait for its
 //          result_free >= epoch)
 // then result_sent[this rank] = epoch in every peer; after the GEMM, `stream` waits until every
 // peer's result_sent here is epoch. A second stream, because the first must never wait for this
 // rank's reductions: those need the peers' partials, and a peer's partials of a tile that
-// straddles two owners may wait for this rank's chunks queued behind.
+// straddles two owners may wait for this rank's chunks queued behind. (One stream per peer
+// instead measured no faster: the copies share one GPU's ~370 GB/s out; docs/design/distributed.md.)
 #pragma once
 
 #include "cute_dsl/config.hpp"
@@ -35,6 +35,7 @@
 #include "cute_dsl/epilogue/gemm_reduce_scatter.hpp"
 #include "cute_dsl/epilogue/reduce_scatter.hpp"
 #include "cute_dsl/kernels/comm_stream.hpp"
+#include "cute_dsl/kernels/comm_trace.hpp"
 #include "cute_dsl/kernels/gemm_sm90_launch.hpp"
 
 namespace cute_dsl::kernels {
@@ -80,36 +81,35 @@ std::string gemm_sm90_reduce_scatter_unsupported(const GemmSm90Arguments<TA, T>&
 
 // comm_stream (and result_stream, all-reduce only): where the transfers are queued; null: side
 // streams of the device, made once (then concurrent callers on one device, e.g. several simulated
-// ranks, must each pass their own).
+// ranks, must each pass their own). trace: if given, cleared and filled with this launch's timeline.
 // @pre tree built by epilogue::reduce_scatter or epilogue::all_reduce with this rank's window; see
 // the header comment
 template <GmmaMajor MajorA, GmmaMajor MajorB, int TileN, int Stages, int ClusterM, class TA, class T, class Child>
 cudaError_t gemm_sm90_reduce_scatter(const GemmSm90Arguments<TA, T>& args, epilogue::ReduceScatter<T, Child> tree,
                                      cudaStream_t stream = nullptr, cudaStream_t comm_stream = nullptr,
-                                     cudaStream_t result_stream = nullptr) {
+                                     cudaStream_t result_stream = nullptr, CommTrace* trace = nullptr) {
   constexpr int kTileM = gemm_sm90_impl::kTileM;
-  static_assert(kTileM * ClusterM >= dist::ReduceScatterLayout::kMinChunkRows &&
-                    GemmTileScheduler<kTileM, TileN, ClusterM>::kBand * TileN >= dist::ReduceScatterLayout::kMinBandCols,
-                "gemm_sm90_reduce_scatter: the window's chunk bounds assume tiles of >= 64 rows and bands of >= 512 columns");
+  static_assert(GemmTileScheduler<kTileM, TileN, ClusterM>::kBand * TileN >= dist::ReduceScatterLayout::kMinBandCols,
+                "gemm_sm90_reduce_scatter: the window's chunk bounds assume bands of >= 512 columns");
   if (!gemm_sm90_reduce_scatter_unsupported(args, tree).empty()) return cudaErrorInvalidValue;
-  detail::StreamMemoryOps ops;
-  if (cudaError_t err = detail::stream_memory_ops(ops); err != cudaSuccess) return err;
-  detail::CommStream comm, results;
-  if (cudaError_t err = comm.open(comm_stream, 0); err != cudaSuccess) return err;
-  const bool all_reduce = tree.layout.all_reduce;
-  if (all_reduce)
-    if (cudaError_t err = results.open(result_stream, 1); err != cudaSuccess) return comm.join_into(stream, err);
-
-  const dist::ReduceScatterLayout& l = tree.layout;
-  const int me = tree.window.rank, world = l.world;
-  const dist::RowOwners owners = l.owners();
   tree = gemm_sm90_reduce_scatter_tree<TileN, ClusterM>(tree);
   const dist::ReduceScatterSchedule& plan = tree.schedule;
+  if (plan.order.overflow) return cudaErrorInvalidValue;
+  detail::StreamMemoryOps ops;
+  if (cudaError_t err = detail::stream_memory_ops(ops); err != cudaSuccess) return err;
+  const dist::ReduceScatterLayout& l = tree.layout;
+  const int me = tree.window.rank, world = l.world;
+  const bool all_reduce = l.all_reduce;
+  detail::CommStream comm, results;
+  cudaError_t err = comm.open(comm_stream, 0);
+  if (all_reduce && err == cudaSuccess) err = results.open(result_stream, 1);
+  const dist::RowOwners owners = l.owners();
   const auto address = detail::device_address;
   const std::size_t element = sizeof(T), pitch = std::size_t(l.n) * element;
 
   // This launch's tile counts start from zero (the GEMM adds one per tile).
-  cudaError_t err = cudaMemsetAsync(tree.flag(me, dist::ReduceScatterLayout::counter_offset(0)), 0, 4 * std::size_t(l.max_chunks()), stream);
+  if (err == cudaSuccess)
+    err = cudaMemsetAsync(tree.flag(me, dist::ReduceScatterLayout::counter_offset(0)), 0, 4 * std::size_t(l.max_chunks()), stream);
   if (all_reduce) {
     // Its own reduction counts, from zero; this rank's `result` may receive this launch's rows (the
     // caller's work on the previous result came before, on this stream).
@@ -119,8 +119,10 @@ cudaError_t gemm_sm90_reduce_scatter(const GemmSm90Arguments<TA, T>& args, epilo
     if (err == cudaSuccess) err = results.fork_from(stream);
   }
   if (err == cudaSuccess) err = comm.fork_from(stream);
+  if (trace != nullptr && err == cudaSuccess) trace->clear(), err = trace->record_start(stream);
   if (err == cudaSuccess)
     err = gemm_sm90_fused_variant<MajorA, MajorB, TileN, Stages, ClusterM>(gemm_sm90_reduce_scatter_gemm_arguments(args, tree), tree, stream);
+  if (trace != nullptr && err == cudaSuccess) err = trace->record_gemm_end(stream);
   // The GEMM (which read every partial received for this epoch) is done: tell the peers.
   for (int s = 0; s < world && err == cudaSuccess; ++s)
     if (s != me) err = detail::from_driver(ops.write(stream, address(tree.flag(s, dist::ReduceScatterLayout::done_offset(me))), tree.epoch, 0));
@@ -129,68 +131,69 @@ cudaError_t gemm_sm90_reduce_scatter(const GemmSm90Arguments<TA, T>& args, epilo
     if (s != me)
       err = detail::from_driver(ops.wait(stream, address(tree.flag(me, l.result_sent_offset(s))), tree.epoch, CU_STREAM_WAIT_VALUE_GEQ));
 
-  // All-reduce: each piece of the own group's rows (a slice of tile rows x a band), once reduced,
-  // to every peer.
+  // All-reduce: the own rows of each chunk of held rows, once reduced, to every peer.
   if (all_reduce && err == cudaSuccess) {
     const int lo = owners.begin(me), hi = owners.begin(me + 1);
     bool freed[dist::kMaxRanks] = {};
-    for (int b = 0; b < plan.bands && plan.own_tile_rows() > 0 && hi > lo && err == cudaSuccess; ++b)
-      for (int sl = 0; sl < plan.result_slices() && err == cudaSuccess; ++sl) {
-        const int c0 = plan.band_begin(b), c1 = plan.band_end(b);
-        const int t0 = plan.result_row_begin(sl) * plan.tile_rows, t1 = t0 + plan.result_slice_rows(sl) * plan.tile_rows;
-        const int y0 = t0 > lo ? t0 : lo, y1 = t1 < hi ? t1 : hi;  // the slice's own rows
-        if (y0 >= y1) continue;
-        err = detail::from_driver(ops.wait(results.side, address(tree.flag(me, l.reduced_offset(plan.result_piece(t0 / plan.tile_rows, b)))),
-                                           plan.result_piece_tiles(sl, b), CU_STREAM_WAIT_VALUE_GEQ));
-        for (int q = 0; q < world && err == cudaSuccess; ++q) {
-          if (q == me) continue;
+    for (int i = 0; i < plan.order.segments && err == cudaSuccess; ++i) {
+      if (!plan.segment_held(i)) continue;
+      const int t0 = plan.order.first[i] * plan.tile_rows, t1 = t0 + plan.order.height[i] * plan.tile_rows;
+      const int y0 = t0 > lo ? t0 : lo, y1 = t1 < hi ? t1 : hi;  // the segment's own rows
+      for (int c = 0; c < plan.chunk_cols() && y0 < y1 && err == cudaSuccess; ++c) {
+        const int c0 = plan.col_begin(c), c1 = plan.col_end(c);
+        err = detail::from_driver(ops.wait(results.side, address(tree.flag(me, l.reduced_offset(plan.segment_chunk(i, c)))),
+                                           plan.chunk_tiles(i, c), CU_STREAM_WAIT_VALUE_GEQ));
+        // Peers rank + 1, rank + 2, ...: at each step every rank sends to a different one (in rank
+        // order, three ranks sent to rank 0 at once and each copy crawled at ~184 GB/s: 4 x H100).
+        for (int j = 1; j < world && err == cudaSuccess; ++j) {
+          const int q = (me + j) % world;
           if (!freed[q])
             err = detail::from_driver(ops.wait(results.side, address(tree.flag(me, l.result_free_offset(q))), tree.epoch, CU_STREAM_WAIT_VALUE_GEQ));
           freed[q] = true;
           const long long at = (long long)y0 * l.n + c0;
+          const std::size_t width = std::size_t(c1 - c0) * element;
+          if (trace != nullptr && err == cudaSuccess) err = trace->record_copy_ready(results.side, "result", q, i, width * (y1 - y0));
           if (err == cudaSuccess)
-            err = cudaMemcpy2DAsync(tree.result(q) + at, pitch, tree.result(me) + at, pitch, std::size_t(c1 - c0) * element, std::size_t(y1 - y0),
-                                    cudaMemcpyDefault, results.side);
+            err = cudaMemcpy2DAsync(tree.result(q) + at, pitch, tree.result(me) + at, pitch, width, std::size_t(y1 - y0), cudaMemcpyDefault,
+                                    results.side);
+          if (trace != nullptr && err == cudaSuccess) err = trace->record_copy_done(results.side);
         }
       }
+    }
     for (int q = 0; q < world && err == cudaSuccess; ++q)
       if (q != me) err = detail::from_driver(ops.write(results.side, address(tree.flag(q, l.result_sent_offset(me))), tree.epoch, 0));
   }
   if (all_reduce) err = results.join_into(stream, err);
 
+  // Each chunk with other owners' rows, in the GEMM's order, to those owners.
   bool cleared[dist::kMaxRanks] = {};  // peers whose previous epoch is known read
-  for (int g = 0; g < plan.groups() && err == cudaSuccess; ++g) {
-    // The group's element rows: up to two runs of tile rows (the rotation may wrap past M).
-    int runs[2][2], nruns = 0;
-    for (int q = plan.group_begin(g); q < plan.group_begin(g) + plan.group_size(g); ++q) {
-      const int row = plan.tile_row(q), y0 = row * plan.tile_rows, y1 = y0 + plan.tile_rows < l.m ? y0 + plan.tile_rows : l.m;
-      if (nruns > 0 && runs[nruns - 1][1] == y0) runs[nruns - 1][1] = y1;
-      else runs[nruns][0] = y0, runs[nruns][1] = y1, ++nruns;
-    }
-    for (int b = 0; b < plan.bands && err == cudaSuccess; ++b) {
-      const int chunk = plan.chunk(g, b), c0 = plan.band_begin(b), c1 = plan.band_end(b);
+  for (int i = 0; i < plan.order.segments && err == cudaSuccess; ++i) {
+    const int t0 = plan.order.first[i] * plan.tile_rows, t1 = (plan.order.first[i] + plan.order.height[i]) * plan.tile_rows;
+    for (int c = 0; c < plan.chunk_cols() && err == cudaSuccess; ++c) {
+      const int chunk = plan.segment_chunk(i, c), c0 = plan.col_begin(c), c1 = plan.col_end(c);
       bool waited = false, sent[dist::kMaxRanks] = {};
-      for (int run = 0; run < nruns && err == cudaSuccess; ++run)
-        for (int q = 0; q < world && err == cudaSuccess; ++q) {
-          const int y0 = runs[run][0] > owners.begin(q) ? runs[run][0] : owners.begin(q);
-          const int y1 = runs[run][1] < owners.begin(q + 1) ? runs[run][1] : owners.begin(q + 1);
-          if (q == me || y0 >= y1) continue;
-          if (!waited) {
-            err = detail::from_driver(ops.wait(comm.side, address(tree.flag(me, dist::ReduceScatterLayout::counter_offset(chunk))),
-                                               plan.chunk_tiles(g, b), CU_STREAM_WAIT_VALUE_GEQ));
-            waited = true;
-          }
-          if (err == cudaSuccess && !cleared[q]) {
-            err = detail::from_driver(ops.wait(comm.side, address(tree.flag(me, dist::ReduceScatterLayout::done_offset(q))), tree.epoch - 1,
-                                               CU_STREAM_WAIT_VALUE_GEQ));
-            cleared[q] = true;
-          }
-          if (err == cudaSuccess)
-            err = cudaMemcpy2DAsync(tree.received(q, me) + (long long)(y0 - owners.begin(q)) * l.n + c0, pitch,
-                                    tree.partial(me) + (long long)y0 * l.n + c0, pitch, std::size_t(c1 - c0) * element, std::size_t(y1 - y0),
-                                    cudaMemcpyDefault, comm.side);
-          sent[q] = true;
+      for (int q = 0; q < world && err == cudaSuccess; ++q) {
+        const int y0 = t0 > owners.begin(q) ? t0 : owners.begin(q);
+        const int y1 = t1 < owners.begin(q + 1) ? t1 : owners.begin(q + 1);
+        if (q == me || y0 >= y1) continue;
+        if (!waited) {
+          err = detail::from_driver(ops.wait(comm.side, address(tree.flag(me, dist::ReduceScatterLayout::counter_offset(chunk))),
+                                             plan.chunk_tiles(i, c), CU_STREAM_WAIT_VALUE_GEQ));
+          waited = true;
         }
+        if (err == cudaSuccess && !cleared[q]) {
+          err = detail::from_driver(ops.wait(comm.side, address(tree.flag(me, dist::ReduceScatterLayout::done_offset(q))), tree.epoch - 1,
+                                             CU_STREAM_WAIT_VALUE_GEQ));
+          cleared[q] = true;
+        }
+        const std::size_t width = std::size_t(c1 - c0) * element;
+        if (trace != nullptr && err == cudaSuccess) err = trace->record_copy_ready(comm.side, "partials", q, i, width * (y1 - y0));
+        if (err == cudaSuccess)
+          err = cudaMemcpy2DAsync(tree.received(q, me) + (long long)(y0 - owners.begin(q)) * l.n + c0, pitch,
+                                  tree.partial(me) + (long long)y0 * l.n + c0, pitch, width, std::size_t(y1 - y0), cudaMemcpyDefault, comm.side);
+        if (trace != nullptr && err == cudaSuccess) err = trace->record_copy_done(comm.side);
+        sent[q] = true;
+      }
       for (int q = 0; q < world && err == cudaSuccess; ++q)
         if (sent[q]) err = detail::from_driver(ops.write(comm.side, address(tree.flag(q, l.arrived_offset(me, chunk))), tree.epoch, 0));
     }

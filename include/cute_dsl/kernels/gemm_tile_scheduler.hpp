@@ -34,14 +34,29 @@ struct GemmTile {
   int batch;    // index into L
 };
 
-// An order of the tile rows other than top to bottom (the fused reduce-scatter's:
-// dist/reduce_scatter_schedule.hpp): rotated row q is tile row (q + rotation) % tiles_m; rotated
-// rows [0, foreign) form groups of group_rows, the rest one last group; the raster runs inside
-// each group, group after group. group_rows = 0: one group of all rows (the plain raster).
+// An order of the tile rows other than top to bottom (the fused collectives':
+// dist/reduce_scatter_schedule.hpp, dist/all_gather_order.hpp): `segments` runs of tile rows,
+// segment i being rows [first[i], first[i] + height[i]), taken one after the other, the raster
+// (bands of kBand tile columns, rows inside a band) running inside each. The segments must cover
+// every tile row once. segments = 0: one segment of all rows (the plain raster).
 struct GemmRowOrder {
-  int rotation = 0;
-  int group_rows = 0;
-  int foreign = 0;
+  // Enough for the reduce-scatter's rounds (world x rounds + 1 <= 8 x 4 + 1) and the all-gather's
+  // groups (<= world + 2).
+  static constexpr int kMaxSegments = 40;
+  int segments = 0;
+  int first[kMaxSegments] = {};
+  int height[kMaxSegments] = {};
+  bool overflow = false;  // a builder ran out of segments: the order is unusable (launchers refuse it)
+
+  // Appends rows [begin, end) as the next segment (nothing if empty).
+  CUTE_DSL_HOST_DEVICE constexpr void append(int begin, int end) {
+    if (end <= begin) return;
+    if (segments == kMaxSegments) {
+      overflow = true;
+      return;
+    }
+    first[segments] = begin, height[segments] = end - begin, ++segments;
+  }
 };
 
 // One unit of work: a tile and the k-blocks [k_begin, k_end) of its split.
@@ -94,23 +109,23 @@ struct GemmTileScheduler {
     const int per_batch = tiles_m * tiles_n;
     const int batch = t / per_batch;
     int r = t - batch * per_batch;
-    // The group of rows this tile falls in: [first, first + height) in rotated rows.
-    int first = 0, height = tiles_m, rotation = 0;
-    if (rows != nullptr && rows->group_rows > 0) {
-      const GemmRowOrder o = *rows;
-      if (r < o.foreign * tiles_n) {
-        first = r / (o.group_rows * tiles_n) * o.group_rows;
-        height = o.foreign - first < o.group_rows ? o.foreign - first : o.group_rows;
-      } else {
-        first = o.foreign, height = tiles_m - o.foreign;
+    // The segment this tile falls in: rows [first, first + height). A walk over the segments
+    // (<= kMaxSegments, in the constant bank): a few hundred cycles per tile at most.
+    int first = 0, height = tiles_m;
+    if (rows != nullptr && rows->segments > 0) {
+      const int count = rows->segments;
+      int i = 0;
+      for (; i + 1 < count; ++i) {
+        const int span = rows->height[i] * tiles_n;
+        if (r < span) break;
+        r -= span;
       }
-      rotation = o.rotation;
+      first = rows->first[i], height = rows->height[i];
     }
-    r -= first * tiles_n;
     const int band = r / (kBand * height);
     const int band_width = (tiles_n - band * kBand) < kBand ? (tiles_n - band * kBand) : kBand;
     const int in_band = r - band * kBand * height;
-    const int tm = rotation == 0 ? first + in_band / band_width : (first + in_band / band_width + rotation) % tiles_m;
+    const int tm = first + in_band / band_width;
     const int tn = band * kBand + in_band % band_width;
     return {(tm * ClusterM + cta_rank) * TileM, tn * TileN, batch};
   }
