@@ -261,7 +261,7 @@ GemmSm90Config gemm_sm90_config(int tile_n, int stages, int cluster_m, bool ping
 
 std::vector<GemmSm90Config> gemm_sm90_default_candidates() {
   // gemm_sm90_launch.hpp's kGemmSm90Configs (tile width traded against stages in ~192 KiB).
-  return {gemm_sm90_config(256, 4, 2),        gemm_sm90_config(256, 4, 1), gemm_sm90_config(128, 6, 2),
+  return {gemm_sm90_config(256, 4, 2),        gemm_sm90_config(256, 4, 1), gemm_sm90_config(192, 4, 1), gemm_sm90_config(128, 6, 2),
           gemm_sm90_config(128, 6, 1),        gemm_sm90_config(64, 8, 1),  gemm_sm90_config(128, 6, 2, true),
           gemm_sm90_config(64, 12, 1, false, 64), gemm_sm90_config(128, 8, 1, false, 64)};
 }

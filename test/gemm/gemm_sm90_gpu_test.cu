@@ -31,11 +31,14 @@ TEST(GemmSm90, HeuristicClustersOnlyWithSeveralWaves) {
   EXPECT_EQ(gemm_sm90_heuristic({2048, 2048, 2048, 1}, 132).cluster_m, 1);  // 128 tiles of 128 x 256: one wave
   EXPECT_EQ(gemm_sm90_heuristic({4096, 4096, 4096, 1}, 132).cluster_m, 2);
   EXPECT_EQ(gemm_sm90_heuristic({4096, 4096, 4096, 1}, 132).tile_n, 256);
-  // 384 tiles of 128 x 128 (3 waves) beat 192 of 128 x 256 (2 waves of bigger tiles); no cluster
-  // for the 128 x 128 tile.
+  // 256 tiles of 128 x 192 (2 waves) beat 384 of 128 x 128 (3 waves) and 192 of 128 x 256 (2 waves
+  // of bigger tiles); no cluster for the narrower tiles.
   const GemmSm90Config narrow = gemm_sm90_heuristic({4096, 1536, 4096, 1}, 132);
-  EXPECT_EQ(narrow.tile_n, 128);
+  EXPECT_EQ(narrow.tile_n, 192);
   EXPECT_EQ(narrow.cluster_m, 1);
+  EXPECT_EQ(gemm_sm90_heuristic({8192, 8192, 8192, 1}, 132).tile_n, 192);  // 21 waves of 128 x 192 against 16 of 128 x 256
+  EXPECT_EQ(gemm_sm90_heuristic({2048, 2048, 2048, 1}, 132).tile_n, 256);  // one wave against two
+  EXPECT_EQ(gemm_sm90_heuristic({1024, 1536, 4096, 1}, 132).tile_n, 128);   // 64 tiles of 192: split-K's regime
   // Rows off 128-byte lines (3000 bf16 = 6000 bytes): the wide tile with B multicast.
   const GemmSm90Config misaligned = gemm_sm90_heuristic({3000, 3000, 3000, 1}, 132, GmmaMajor::K, false);
   EXPECT_EQ(misaligned.tile_n, 256);

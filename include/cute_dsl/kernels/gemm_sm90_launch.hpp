@@ -78,10 +78,11 @@ struct GemmSm90Arguments {
   std::size_t staging_bytes = 0;
 };
 
-// The variants this launcher instantiates. Every one uses 192 KiB of ring (tile size x stages
-// traded against each other) out of the 227 KiB an H100/H200 CTA may have.
+// The variants this launcher instantiates. Each uses 192 KiB of ring (tile size x stages traded
+// against each other; the 128 x 192 tile 160 KiB in 4 stages) out of the 227 KiB an H100/H200 CTA
+// may have.
 inline constexpr GemmSm90Config kGemmSm90Configs[] = {
-    {256, 4, 2}, {256, 4, 1}, {128, 6, 2}, {128, 6, 1}, {64, 8, 1}, {128, 6, 2, true},
+    {256, 4, 2}, {256, 4, 1}, {192, 4, 1}, {128, 6, 2}, {128, 6, 1}, {64, 8, 1}, {128, 6, 2, true},
     {64, 12, 1, false, 64}, {128, 8, 1, false, 64}};
 
 // Whether a variant can run an operand layout: 64-row tiles split B between the consumers at
@@ -159,13 +160,20 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor m
     int tile_m, tile_n, stages;
     double efficiency;
   };
-  const Candidate candidates[] = {{128, 256, 4, 1.0}, {128, 128, 6, 0.9}, {128, 64, 8, 0.75}, {64, 64, 12, 0.6}};
+  // The 128 x 192 tile runs as fast per flop as the 128 x 256 one (H100, 2026-11-26: 8192^3 1375
+  // us against 1463 for 128 x 256 in clusters of 2; cuBLAS 1366); it fills waves where the wide
+  // tile leaves them short (N = 1536: 8 columns of tiles instead of 6).
+  const Candidate candidates[] = {{128, 256, 4, 1.0}, {128, 192, 4, 1.0}, {128, 128, 6, 0.9}, {128, 64, 8, 0.75}, {64, 64, 12, 0.6}};
   GemmSm90Config best{};
   double best_cost = 0;
   for (const Candidate& c : candidates) {
     const GemmSm90Config config{c.tile_n, c.stages, 1, false, c.tile_m};
     if (!gemm_sm90_config_supports(config, major_b)) continue;
     const long long tiles = ((s.m + c.tile_m - 1) / c.tile_m) * ((s.n + c.tile_n - 1) / c.tile_n) * (long long)s.l;
+    // The 192-wide tile fills waves; where tiles fill less than half of one, split-K decides
+    // between the wide tile split and a narrow one whole, and the 192-wide tile split 2 ways lost
+    // to the 128 x 128 one whole (1024 x 1536 x 4096: 38.9 vs 35.1 us, H100).
+    if (c.tile_n == 192 && tiles * 2 <= sm_count) continue;
     // Few tiles: their split counts (it decides between a wide tile split and a narrow one whole:
     // 1024 x 1024 x 32768 ran 122 us in 128 x 256 tiles split 4 ways, 142 in 128 x 64 tiles whole,
     // H100). A tail split is added after the choice, not in it: letting it favour the wide tile
@@ -410,7 +418,7 @@ cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t st
 }  // namespace detail
 
 // The variants of one operand layout: `config` (non-zero) picks one. A translation unit that
-// only needs one layout calls this directly and instantiates 8 kernels instead of 32.
+// only needs one layout calls this directly and instantiates 9 kernels instead of 36.
 // Fusion: an epilogue tree for the fused kernels (gemm_sm90_fused), NoFusion for the plain ones.
 template <class TA, class TD, GmmaMajor MajorA, GmmaMajor MajorB, class Fusion = gemm_sm90_impl::NoFusion>
 cudaError_t gemm_sm90_variant(const GemmSm90Arguments<TA, TD>& args, cudaStream_t stream, GemmSm90Config config,
@@ -431,6 +439,7 @@ cudaError_t gemm_sm90_variant(const GemmSm90Arguments<TA, TD>& args, cudaStream_
   switch (key) {
     case 128025642: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 256, 4, 2, false, 128, true, Fusion>(args, stream, config.splits, fusion);
     case 128025641: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 256, 4, 1, false, 128, true, Fusion>(args, stream, config.splits, fusion);
+    case 128019241: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 192, 4, 1, false, 128, true, Fusion>(args, stream, config.splits, fusion);
     case 128012862: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 2, false, 128, true, Fusion>(args, stream, config.splits, fusion);
     case 128012861: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 1, false, 128, true, Fusion>(args, stream, config.splits, fusion);
     case 128006481: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 64, 8, 1, false, 128, true, Fusion>(args, stream, config.splits, fusion);
