@@ -44,6 +44,7 @@ using TA = __nv_bfloat16;  // A and B; the output (and the partials) are T
 struct Case {
   int m, n, k_per_rank, world, launches;
   int rounds = 0;  // the schedule's (ReduceScatterLayout::rounds): 0 chooses
+  bool trace = false;  // rank 0's last launch with a kernels::CommTrace, checked against the bytes it must send
 };
 
 // AllReduce: the same launches built with epilogue::all_reduce; every rank's result (in its
@@ -95,6 +96,7 @@ void run_case(Case c) {
   std::vector<std::vector<T>> hp(c.world);
   for (int r = 0; r < c.world; ++r) CUTE_DSL_TEST_CUDA(partial[r]->download(hp[r]));
 
+  kn::CommTrace trace;
   for (int launch = 1; launch <= c.launches; ++launch) {
     for (int r = 0; r < c.world; ++r) {
       CUTE_DSL_TEST_CUDA(out[r]->poison(0xFF));
@@ -111,10 +113,27 @@ void run_case(Case c) {
                             : ep::reduce_scatter(view, layout, out[r]->get(), c.n, unsigned(launch), ep::acc());
       tree.max_ctas = (sms - 8) / c.world;
       results[r] = tree.result(r);
+      kn::CommTrace* traced = c.trace && r == 0 && launch == c.launches ? &trace : nullptr;
       CUTE_DSL_TEST_CUDA((kn::gemm_sm90_reduce_scatter<GmmaMajor::K, GmmaMajor::K, 128, 6, 1>(args(r, out[r]->get()), tree, streams[r],
-                                                                                             comm_streams[r], result_streams[r])));
+                                                                                             comm_streams[r], result_streams[r], traced)));
     }
     CUTE_DSL_TEST_LAUNCHED();
+    if (c.trace && launch == c.launches) {
+      // Rank 0 sends every row it does not own to its owner once, and (all-reduce) its own rows
+      // to every peer once; each copy starts after the GEMM's start and ends after it starts.
+      kn::CommTrace::Report report;
+      CUTE_DSL_TEST_CUDA(trace.report(report));
+      EXPECT_GT(report.gemm_us, 0.f);
+      std::size_t partials = 0, results_sent = 0;
+      for (const auto& copy : report.copies) {
+        EXPECT_GE(copy.ready_us, 0.f);
+        EXPECT_GE(copy.done_us, copy.ready_us);
+        EXPECT_NE(copy.peer, 0);
+        (std::string(copy.what) == "result" ? results_sent : partials) += copy.bytes;
+      }
+      EXPECT_EQ(partials, std::size_t(c.m - owners.rows(0)) * c.n * sizeof(T));
+      EXPECT_EQ(results_sent, AllReduce ? std::size_t(owners.rows(0)) * c.n * sizeof(T) * (c.world - 1) : 0u);
+    }
     for (int r = 0; r < c.world; ++r) {
       // Reduce-scatter: this rank's rows in `out`; all-reduce: every row in its result.
       std::vector<T> got(std::size_t(c.m) * c.n);
@@ -209,9 +228,9 @@ TEST(AllReduceOneGpu, ThreeRanksF32Output) { run_case<float, true>({520, 264, 19
 TEST(AllReduceOneGpu, TwoRanksTwoRoundsWholeRowChunks) { run_case<__nv_bfloat16, true>({16384, 2048, 64, 2, 2, 2}); }
 // Rounds forced on small shapes: owners off tiles (held rows of two keys per round), sub-groups
 // of unequal and empty size, 3 and 4 rounds.
-TEST(AllReduceOneGpu, FourRanksThreeRoundsRowsStraddleOwners) { run_case<__nv_bfloat16, true>({1000, 520, 256, 4, 2, 3}); }
+TEST(AllReduceOneGpu, FourRanksThreeRoundsRowsStraddleOwners) { run_case<__nv_bfloat16, true>({1000, 520, 256, 4, 2, 3, true}); }
 TEST(AllReduceOneGpu, ThreeRanksFourRoundsF32Output) { run_case<float, true>({1300, 264, 192, 3, 2, 4}); }
-TEST(ReduceScatterOneGpu, ThreeRanksTwoRoundsRowsStraddleOwners) { run_case({1000, 520, 256, 3, 2, 2}); }
+TEST(ReduceScatterOneGpu, ThreeRanksTwoRoundsRowsStraddleOwners) { run_case({1000, 520, 256, 3, 2, 2, true}); }
 TEST(ReduceScatterOneGpu, EightRanksFourRounds) { run_case({4096, 384, 128, 8, 2, 4}); }
 
 }  // namespace
