@@ -5,7 +5,7 @@
 # multicast stays off.
 #
 #   SHAPES="--shape 8192x8192x8192 --shape 16384x8192x28672" WORLDS="2 4" bash scripts/device/dist.sh
-# Environment: BENCHES ("rs ag"), SHAPES_rs / SHAPES_ag (that bench's --shape list; else SHAPES; else
+# Environment: BENCHES ("rs ag"; "ce" adds bench/dist/copy_engine_bandwidth, 16 and 64 MiB copies), SHAPES_rs / SHAPES_ag (that bench's --shape list; else SHAPES; else
 #   the bench's defaults), WORLDS (default "2 4"; "none": the test only), ITERS (10), TMO (seconds per
 #   world and bench, 150), TEST_TMO (the simulated-ranks test, 90), WORLDS_ANYWAY (bench even if the test failed),
 #   BUILD_DIR (/tmp/b), OUT (results: dist_gemm_rs_w<W>.json, build.log).
@@ -18,7 +18,7 @@ mkdir -p "$OUT"
 nvidia-smi -L; nvidia-smi topo -m | head -8
 cmake -S "$root" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90a \
   -DCMAKE_CUDA_FLAGS="--split-compile=8" > "$OUT/build.log" 2>&1
-cmake --build "$BUILD_DIR" -j"$(nproc)" --target dist_gemm_rs dist_gemm_ag dist_gpu_tests >> "$OUT/build.log" 2>&1 ||
+cmake --build "$BUILD_DIR" -j"$(nproc)" --target dist_gemm_rs dist_gemm_ag dist_gpu_tests copy_engine_bandwidth >> "$OUT/build.log" 2>&1 ||
   { grep -E "error|FAILED" "$OUT/build.log" | head -30; exit 1; }
 ldd "$(find "$BUILD_DIR" -name dist_gemm_rs -type f)" | grep -i nccl  # which libnccl the benchmarks load
 for b in rs ag; do  # registers and spills of the fused kernels
@@ -32,6 +32,11 @@ if [ $status -ne 0 ]; then echo "dist_gpu_tests: exit $status"; tail -30 "$OUT/d
 [ "${WORLDS:-2 4}" = "none" ] && exit 0
 gpus=$(nvidia-smi -L | wc -l)
 for b in ${BENCHES:-rs ag}; do
+  if [ "$b" = ce ]; then  # the copy engines between all GPUs, no NCCL
+    ce=$(find "$BUILD_DIR" -name copy_engine_bandwidth -type f)
+    for mib in 16 64; do timeout 120 "$ce" --mib "$mib" | tee -a "$OUT/copy_engine_bandwidth.txt"; done
+    continue
+  fi
   bench=$(find "$BUILD_DIR" -name "dist_gemm_$b" -type f)
   shapes_var="SHAPES_$b"
   shapes=${!shapes_var:-${SHAPES:-}}
