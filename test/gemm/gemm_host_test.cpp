@@ -57,6 +57,37 @@ TEST(GemmTileScheduler, ConsecutiveTilesStayInOneBand) {
   EXPECT_EQ(s.tile(8, 0).n_block, 0);
 }
 
+// Another row order: segments of tile rows taken in turn, the raster (bands of 8 columns, rows
+// inside a band) inside each; every tile still once, batches included. Appending ignores empty
+// runs and flags an order that ran out of segments.
+TEST(GemmTileScheduler, RowOrderSegmentsInTurnRasterInside) {
+  cute_dsl::kernels::GemmRowOrder order;
+  order.append(5, 8);  // tile rows 5..7 first (3 rows)
+  order.append(3, 3);  // empty: ignored
+  order.append(0, 5);  // then 0..4
+  ASSERT_EQ(order.segments, 2);
+  EXPECT_FALSE(order.overflow);
+  GemmTileScheduler<128, 128, 1> s(8 * 128, 20 * 128, 2);  // 8 x 20 tiles (bands of 8, 8, 4), 2 batches
+  s.rows = &order;
+  std::set<std::tuple<int, int, int>> seen;
+  for (int t = 0; t < s.cluster_tiles(); ++t) {
+    const GemmTile tile = s.tile(t, 0);
+    EXPECT_TRUE(seen.insert({tile.m_block, tile.n_block, tile.batch}).second) << "tile " << t << " twice";
+    const int within = t % (8 * 20), row = tile.m_block / 128;
+    EXPECT_EQ(row >= 5, within < 3 * 20) << "tile " << t << ": row " << row << " out of its segment";
+  }
+  EXPECT_EQ(int(seen.size()), s.cluster_tiles());
+  // Segment 0 (rows 5..7), first band: row 5's 8 columns, then row 6's.
+  EXPECT_EQ(s.tile(0, 0).m_block, 5 * 128);
+  EXPECT_EQ(s.tile(7, 0).n_block, 7 * 128);
+  EXPECT_EQ(s.tile(8, 0).m_block, 6 * 128);
+  EXPECT_EQ(s.tile(3 * 20, 0).m_block, 0);  // segment 1 starts at row 0
+  cute_dsl::kernels::GemmRowOrder full;
+  for (int i = 0; i <= cute_dsl::kernels::GemmRowOrder::kMaxSegments; ++i) full.append(i, i + 1);
+  EXPECT_TRUE(full.overflow);
+  EXPECT_EQ(full.segments, cute_dsl::kernels::GemmRowOrder::kMaxSegments);
+}
+
 }  // namespace
 
 namespace {
