@@ -13,6 +13,9 @@
 //              --benchmark_out=gemm.json --benchmark_out_format=json
 #include <benchmark/benchmark.h>
 
+#include <cstdio>
+#include <cstdlib>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -49,6 +52,12 @@ const Shape kShapes[] = {
     // The other operand majors, one shape each (NN, TT, NT).
     {4096, 4096, 4096, kMN, kK},      {4096, 4096, 4096, kK, kMN},      {4096, 4096, 4096, kMN, kMN},
 };
+
+// Decode and narrow-N shapes (few tiles: split-K's regime), each also timed in every variant with
+// its split capped at 1, 2, 4, 8, 16 and 32 (the launcher takes the model's best split up to the
+// cap), to see which split and tile the memory-bound GEMM wants against what the model picks.
+const Shape kSplitShapes[] = {{1, 4096, 4096},  {16, 4096, 4096},  {1, 1536, 4096},  {16, 1536, 4096},
+                              {128, 1536, 4096}, {256, 1536, 4096}, {1, 28672, 4096}, {64, 4096, 4096}};
 
 constexpr int kWarmup = 3;
 
@@ -100,6 +109,40 @@ int main(int argc, char** argv) {
         const std::string name = "cute_dsl_sm90[" + std::to_string(c.tile_n) + "x" + std::to_string(c.stages) + "x" +
                                  std::to_string(c.cluster_m) + (c.ping_pong ? "pp" : "") +
                                  (c.tile_m == 64 ? "m64" : "") + "]/" + shape;
+        runs.push_back(benchmark::RegisterBenchmark(name.c_str(), BM_gemm<true>, p, c));
+      }
+    }
+    for (auto* b : runs) b->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(20);
+  }
+  // GEMM_BENCH_SPLIT_SHAPES="MxNxK,..." adds shapes to kSplitShapes' treatment (ad-hoc probes).
+  std::vector<Shape> split_shapes(std::begin(kSplitShapes), std::end(kSplitShapes));
+  if (const char* extra = std::getenv("GEMM_BENCH_SPLIT_SHAPES"); extra != nullptr) {
+    std::string list = extra;
+    for (std::size_t at = 0; at < list.size();) {
+      const std::size_t end = list.find(',', at);
+      const std::string item = list.substr(at, end == std::string::npos ? std::string::npos : end - at);
+      Shape s{};
+      if (std::sscanf(item.c_str(), "%dx%dx%d", &s.m, &s.n, &s.k) != 3 || s.m < 1 || s.n < 1 || s.k < 1) {
+        std::fprintf(stderr, "ERROR: GEMM_BENCH_SPLIT_SHAPES: '%s' is not MxNxK\n", item.c_str());
+        return 1;
+      }
+      split_shapes.push_back(s);
+      if (end == std::string::npos) break;
+      at = end + 1;
+    }
+  }
+  for (const Shape& s : split_shapes) {
+    GemmProblem p{s.m, s.n, s.k};
+    const std::string shape = p.name();
+    std::vector<benchmark::internal::Benchmark*> runs{
+        benchmark::RegisterBenchmark(("cublas/" + shape).c_str(), BM_gemm<false>, p, GemmSm90Config{}),
+        benchmark::RegisterBenchmark(("cute_dsl_sm90/" + shape).c_str(), BM_gemm<true>, p, GemmSm90Config{})};
+    for (GemmSm90Config c : cute_dsl::kernels::kGemmSm90Configs) {
+      if (c.ping_pong) continue;
+      for (int splits : {1, 2, 4, 8, 16, 32}) {
+        c.splits = splits;
+        const std::string name = "cute_dsl_sm90[" + std::to_string(c.tile_n) + "x" + std::to_string(c.stages) + "x" +
+                                 std::to_string(c.cluster_m) + (c.tile_m == 64 ? "m64" : "") + "s" + std::to_string(splits) + "]/" + shape;
         runs.push_back(benchmark::RegisterBenchmark(name.c_str(), BM_gemm<true>, p, c));
       }
     }

@@ -28,6 +28,19 @@ CUTE_DSL_DEVICE void flag_add_release_gpu(unsigned* flag, unsigned value) {
   asm volatile("red.release.gpu.global.add.u32 [%0], %1;" ::"l"(flag), "r"(value) : "memory");
 }
 
+// atom.acq_rel.gpu.global.add.u32: counts an arrival and learns how many came before, in one
+// round trip -- a release of what this thread (and, through a barrier before it, its group)
+// wrote, and an acquire of what the earlier arrivals released. Split-K's "last split reduces"
+// count (kernels/gemm_sm90.hpp): one such atomic by one thread, between two group barriers,
+// instead of a fence by every thread on each side. Returns the value before the add.
+template <class Gate = void>
+CUTE_DSL_DEVICE unsigned flag_fetch_add_acq_rel_gpu(unsigned* flag, unsigned value) {
+  CUTE_DSL_REQUIRE_ARCH(Gate, 70, "atom.acq_rel.gpu");
+  unsigned old;
+  asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], %2;" : "=r"(old) : "l"(flag), "r"(value) : "memory");
+  return old;
+}
+
 // ld.acquire.sys.global.u32: reads a flag another GPU (or this one) releases; accesses after it
 // see what the releasing side published.
 template <class Gate = void>

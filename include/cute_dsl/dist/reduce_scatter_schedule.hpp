@@ -101,8 +101,11 @@ struct ReduceScatterSchedule {
   // Runs of chunk_bands bands.
   CUTE_DSL_HOST_DEVICE constexpr int chunk_cols() const { return (bands + chunk_bands - 1) / chunk_bands; }
   // The chunk of rank `sender` that holds tile row t, columns of band `band`: below chunks().
-  CUTE_DSL_HOST_DEVICE constexpr int chunk(int t, int band, int sender) const {
-    return (key(t) * 2 + (holds(sender, t) ? 1 : 0)) * chunk_cols() + band / chunk_bands;
+  CUTE_DSL_HOST_DEVICE constexpr int chunk(int t, int band, int sender) const { return keyed_chunk(key(t), holds(sender, t), band); }
+  // The same from the tile row's key (key(t): several divisions, worth computing once when one
+  // tile row's chunk is wanted for every sender).
+  CUTE_DSL_HOST_DEVICE constexpr int keyed_chunk(int key, bool held, int band) const {
+    return (key * 2 + (held ? 1 : 0)) * chunk_cols() + band / chunk_bands;
   }
   CUTE_DSL_HOST_DEVICE constexpr int chunks() const { return world * rounds * 2 * chunk_cols(); }
   // Columns [col_begin(c), col_end(c)) of run c.

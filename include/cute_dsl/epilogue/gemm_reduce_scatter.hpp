@@ -16,9 +16,9 @@
 //                 is stored whole, the consumers wait for the peers' chunks of the own rows, add
 //                 the partials -- this rank's, just stored, then each peer's in rank order, in
 //                 f32 -- and write `out`. So a tile that other ranks need never waits for them.
-// A tile of own rows only (route_own_tile: no other rank needs it) waits per warp first
-// (route_wait_warp) and reduces straight from the accumulators instead (route_block_own): the
-// two-step way stored and re-read its own partial.
+// A tile of own rows only (route_own_tile: no other rank needs it) waits for route_prefetch's
+// warp, which acquired the peers' chunks, and reduces straight from the accumulators instead
+// (route_block_own): the two-step way stored and re-read its own partial.
 #pragma once
 
 #include "cute_dsl/config.hpp"
@@ -95,20 +95,11 @@ template <class T, class Child>
 CUTE_DSL_DEVICE void route_wait_for_peers(ReduceScatter<T, Child> const& rs, int m_block, int n_block) {
   const int me = rs.window.rank;
   const dist::ReduceScatterSchedule& plan = rs.schedule;
-  const int row = m_block / plan.tile_rows, band = plan.band_of(n_block);
+  const int row = m_block / plan.tile_rows, band = plan.band_of(n_block), key = plan.key(row);
   for (int s = 0; s < rs.window.world; ++s) {
     if (s == me) continue;
-    arch::flag_wait_at_least_system(rs.flag(me, rs.layout.arrived_offset(s, plan.chunk(row, band, s))), rs.epoch);
+    arch::flag_wait_at_least_system(rs.flag(me, rs.layout.arrived_offset(s, plan.keyed_chunk(key, plan.holds(s, row), band))), rs.epoch);
   }
-}
-
-// Lane 0 of the calling warp waits until every peer's chunk of the tile's rows (row block
-// m_block, column band of n_block) arrived; the warp then reads them (no CTA barrier: each warp
-// reads only the rows it stores). @pre every lane of the warp calls it
-template <class T, class Child>
-CUTE_DSL_DEVICE void route_wait_warp(ReduceScatter<T, Child> const& rs, int m_block, int n_block, int lane) {
-  if (lane == 0) route_wait_for_peers(rs, m_block, n_block);
-  __syncwarp();
 }
 
 // One thread waits until every peer's chunk of the tile's rows (row block m_block, column band of
@@ -122,7 +113,10 @@ CUTE_DSL_DEVICE void route_wait(ReduceScatter<T, Child> const& rs, int m_block, 
 // The prefetching warp, for the tile the consumers start next: if it holds own rows only, waits
 // until every peer's chunk of them arrived and has the received rows brought into L2 (bulk
 // prefetches, a row of the tile per lane and instruction), so that the epilogue's reads hit L2
-// rather than stall the math warps on HBM. A tile that also holds other owners' rows is left
+// rather than stall the math warps on HBM. The GEMM then lets the consumers reduce a tile that
+// route_own_tile accepts (kOwnReadyBarrier, gemm_sm90.hpp): they do not check the flags again.
+// @post route_own_tile(m_block, n_block) => every peer's chunk of the tile was acquired (lane 0,
+// system scope) before the warp's last __syncwarp here A tile that also holds other owners' rows is left
 // alone: its chunks may wait on this very tile's publishing, which needs this warp at the
 // hand-off barrier (waiting for them here deadlocked 4 simulated ranks, 2026-11-26).
 template <int TileM, int TileN, class T, class Child>
@@ -149,7 +143,7 @@ CUTE_DSL_DEVICE void route_prefetch(ReduceScatter<T, Child> const& rs, int m_blo
 // stages its 16 x 64 values rounded to T (as route_block would store them), reads them back as
 // 16-byte row pieces, adds each peer's piece of the same rows (rank order, f32) and writes `out`.
 // Same sum, bit for bit, as route_finish; a third of the memory traffic at 2 ranks.
-// @pre route_wait_warp for this tile; every lane of the warp calls it
+// @pre the peers' chunks of this tile acquired (route_prefetch, then a barrier); every lane of the warp calls it
 template <int N, class T, class Child, class Acc, class Crd>
 CUTE_DSL_DEVICE void route_block_own(ReduceScatter<T, Child> const& rs, Acc const& acc, Crd const& crd, int row0, int col0, int lane,
                                      unsigned char* stage) {
@@ -158,20 +152,10 @@ CUTE_DSL_DEVICE void route_block_own(ReduceScatter<T, Child> const& rs, Acc cons
   const int me = rs.window.rank, world = rs.window.world;
   const int lo = l.owners().begin(me);
   const int wrow = row0 + int(get<0>(crd(0))) / 16 * 16;  // this warp's 16-row band
-  const int r0 = int(get<0>(crd(0))) % 16, c0 = int(get<1>(crd(0))) % 8;
   CUTE_DSL_UNROLL
   for (int b = 0; b < N / 64; ++b) {
     const int bcol = col0 + kernels::gemm_value_col(crd, 4 * 8 * b) / 64 * 64;
-    CUTE_DSL_UNROLL
-    for (int i = 0; i < 2; ++i) {
-      CUTE_DSL_UNROLL
-      for (int j = 0; j < 8; ++j) {
-        const int v = 4 * (8 * b + j) + 2 * i;
-        const int r = r0 + kernels::gemm_value_row_offset(crd, v), cc = c0 + kernels::gemm_value_col_offset(crd, v) % 64;
-        *reinterpret_cast<kernels::GemmOutputPair<T>*>(stage + r * 128 + (((cc / 8) ^ (r % 8)) * 16) + 2 * (cc % 8)) =
-            kernels::GemmOutputPair<T>{T(acc(v)), T(acc(v + 1))};
-      }
-    }
+    kernels::gemm_stage_accumulator_block<T>(acc, crd, b, 1.f, lane, stage);
     __syncwarp();
     CUTE_DSL_UNROLL
     for (int half = 0; half < 2; ++half) {  // 8 of the 16 rows at a time: fewer live registers

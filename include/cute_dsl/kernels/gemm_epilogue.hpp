@@ -140,6 +140,64 @@ CUTE_DSL_DEVICE void gemm_store_accumulators(Acc const& acc, Crd const& crd, con
 // Shared memory each warp needs for gemm_store_accumulators_staged: a 16 x 64 block of 16-bit D.
 inline constexpr int kGemmEpilogueStageBytesPerWarp = 16 * 64 * 2;
 
+// Calls f(v, slot) for each pair of fragment values (v, v + 1) in the warp's 16 x 64 block b, slot
+// being the pair's place in the warp's stage: row r's 16-byte chunk k at r * 128 + (k ^ (r % 8)) * 16.
+template <class TD, class Crd, class F>
+CUTE_DSL_DEVICE void gemm_for_stage_pairs(Crd const& crd, int b, unsigned char* stage, F&& f) {
+  // The thread's place in its warp's 16 x 64 block, once; each value adds its static offset (the
+  // wgmma layout keeps a warp's values inside its 16-row band and a value's column offset within
+  // a 64-column block below 64 - c0: no wrap). Taking % per value kept every result live (spills).
+  const int r0 = int(get<0>(crd(0))) % 16, c0 = int(get<1>(crd(0))) % 8;
+#pragma unroll
+  for (int i = 0; i < 2; ++i) {
+#pragma unroll
+    for (int j = 0; j < 8; ++j) {
+      const int v = 4 * (8 * b + j) + 2 * i;
+      const int r = r0 + gemm_value_row_offset(crd, v), cc = c0 + gemm_value_col_offset(crd, v) % 64;
+      f(v, reinterpret_cast<GemmOutputPair<TD>*>(stage + r * 128 + (((cc / 8) ^ (r % 8)) * 16) + 2 * (cc % 8)));
+    }
+  }
+}
+
+// The warp's 16 x 64 block b (columns 64 b .. 64 b + 63 of the accumulator block `acc`, coordinates
+// `crd`) times alpha, rounded to TD, into its shared-memory block `stage` (kGemmEpilogueStageBytesPerWarp
+// bytes): row r's 16-byte chunk k at r * 128 + (k ^ (r % 8)) * 16, so that neither the writes nor
+// 16-byte row reads hit a bank twice. stmatrix where the fragment is in its order (4 instructions,
+// one address per lane), else one 4-byte store per pair of columns (16 addresses per lane: kept
+// live across tiles, they spilled in the reduce-scatter's epilogue).
+// @pre every lane of the warp calls it; @post the caller __syncwarp()s before reading the stage
+template <class TD, class Acc, class Crd>
+CUTE_DSL_DEVICE void gemm_stage_accumulator_block(Acc const& acc, Crd const& crd, int b, float alpha, int lane, unsigned char* stage) {
+  static_assert(sizeof(TD) == 2, "gemm_stage_accumulator_block: 16-bit D only (64 columns = one 128-byte row)");
+  const int r0 = int(get<0>(crd(0))) % 16, c0 = int(get<1>(crd(0))) % 8;
+  // The accumulators in wgmma's fragment order (values 4g, 4g + 1: row r0, columns 8g + c0 and
+  // + 1; 4g + 2, 4g + 3: row r0 + 8) with lane t at row t / 4, column 2 (t % 4): stmatrix's
+  // order. Checked per thread (static offsets fold).
+  const bool stsm_layout = r0 == lane / 4 && c0 == 2 * (lane % 4) &&
+                           gemm_value_row_offset(crd, 2) == 8 && gemm_value_col_offset(crd, 4) == 8 &&
+                           gemm_value_col_offset(crd, 1) == 1 && gemm_value_row_offset(crd, 0) == 0;
+  if (stsm_layout) {
+    // Matrix m of step jj holds rows (m % 2) * 8 .. + 8 of column group jj + m / 2; lane t names
+    // row t % 8 of matrix t / 8 -- the same swizzled 16-byte chunk the pair stores write.
+#pragma unroll
+    for (int jj = 0; jj < 8; jj += 2) {
+      unsigned regs[4];
+#pragma unroll
+      for (int m = 0; m < 4; ++m) {
+        const int v = 4 * (8 * b + jj + m / 2) + 2 * (m % 2);
+        const GemmOutputPair<TD> pair{TD(alpha * acc(v)), TD(alpha * acc(v + 1))};
+        regs[m] = *reinterpret_cast<const unsigned*>(&pair);
+      }
+      const int m = lane / 8, r = (m % 2) * 8 + lane % 8, chunk = jj + m / 2;
+      SM90_U32x4_STSM_N::copy(regs[0], regs[1], regs[2], regs[3], *reinterpret_cast<uint128_t*>(stage + r * 128 + ((chunk ^ (r % 8)) * 16)));
+    }
+    return;
+  }
+  gemm_for_stage_pairs<TD>(crd, b, stage, [&](int v, GemmOutputPair<TD>* slot) {
+    *slot = GemmOutputPair<TD>{TD(alpha * acc(v)), TD(alpha * acc(v + 1))};
+  });
+}
+
 // The same for 16-bit D, coalesced: each warp writes its 16 rows x 64 columns of the block into
 // its own shared-memory block `stage` (kGemmEpilogueStageBytesPerWarp bytes, 16-byte aligned),
 // then reads back whole 16-byte pieces of rows and stores 4 full 128-byte row segments per
@@ -154,17 +212,7 @@ CUTE_DSL_DEVICE void gemm_store_accumulators_staged(Acc const& acc, Crd const& c
                                                     int col0, int batch, int lane, unsigned char* stage) {
   static_assert(sizeof(TD) == 2, "gemm_store_accumulators_staged: 16-bit D only (64 columns = one 128-byte row)");
   const int wrow = row0 + int(get<0>(crd(0))) / 16 * 16;  // this warp's first row: warps own 16-row bands
-  // The thread's place in its warp's 16 x 64 block, once; each value adds its static offset (the
-  // wgmma layout keeps a warp's values inside its 16-row band and a value's column offset within
-  // a 64-column block below 64 - c0: no wrap). Taking % per value kept every result live (spills).
-  const int r0 = int(get<0>(crd(0))) % 16, c0 = int(get<1>(crd(0))) % 8;
   const bool read_c = p.beta != 0.f;
-  // The accumulators in wgmma's fragment order (values 4g, 4g + 1: row r0, columns 8g + c0 and
-  // + 1; 4g + 2, 4g + 3: row r0 + 8) with lane t at row t / 4, column 2 (t % 4): stmatrix's
-  // order, so the block can leave through stmatrix. Checked per thread (static offsets fold).
-  const bool stsm_layout = r0 == lane / 4 && c0 == 2 * (lane % 4) &&
-                           gemm_value_row_offset(crd, 2) == 8 && gemm_value_col_offset(crd, 4) == 8 &&
-                           gemm_value_col_offset(crd, 1) == 1 && gemm_value_row_offset(crd, 0) == 0;
   const bool vectors = p.ldd % 8 == 0 && p.batch_stride_d % 8 == 0 && reinterpret_cast<unsigned long long>(p.d) % 16 == 0 &&
                        wrow + 16 <= p.m &&
                        (!read_c || (p.ldc % 8 == 0 && p.batch_stride_c % 8 == 0 && reinterpret_cast<unsigned long long>(p.c) % 16 == 0));
@@ -186,42 +234,18 @@ CUTE_DSL_DEVICE void gemm_store_accumulators_staged(Acc const& acc, Crd const& c
       }
       __syncwarp();
     }
-    if (!read_c && stsm_layout) {
-      // stmatrix: 4 instructions of four 8 x 8 matrices instead of 16 shared stores of a pair
-      // (H100, 128 x 256 cluster 2, 3 interleaved runs: 4096^3 180.6 -> 177.3 us, 8192^3 1376 ->
-      // 1362 us). With C the pairs stay: each adds its C pair from the stage first.
-      // Matrix m of step jj holds rows (m % 2) * 8 .. + 8 of column group jj + m / 2; lane t names
-      // row t % 8 of matrix t / 8 -- the same swizzled 16-byte chunk the pair stores wrote.
-#pragma unroll
-      for (int jj = 0; jj < 8; jj += 2) {
-        unsigned regs[4];
-#pragma unroll
-        for (int m = 0; m < 4; ++m) {
-          const int v = 4 * (8 * b + jj + m / 2) + 2 * (m % 2);
-          const GemmOutputPair<TD> pair{TD(p.alpha * acc(v)), TD(p.alpha * acc(v + 1))};
-          regs[m] = *reinterpret_cast<const unsigned*>(&pair);
-        }
-        const int m = lane / 8, r = (m % 2) * 8 + lane % 8, chunk = jj + m / 2;
-        SM90_U32x4_STSM_N::copy(regs[0], regs[1], regs[2], regs[3],
-                                *reinterpret_cast<uint128_t*>(stage + r * 128 + ((chunk ^ (r % 8)) * 16)));
-      }
-    } else {
-#pragma unroll
-      for (int i = 0; i < 2; ++i) {
-#pragma unroll
-        for (int j = 0; j < 8; ++j) {
-          const int v = 4 * (8 * b + j) + 2 * i;
-          const int r = r0 + gemm_value_row_offset(crd, v), cc = c0 + gemm_value_col_offset(crd, v) % 64;  // in the warp's 16 x 64 block
-          auto* slot = reinterpret_cast<GemmOutputPair<TD>*>(stage + r * 128 + (((cc / 8) ^ (r % 8)) * 16) + 2 * (cc % 8));
-          float v0 = p.alpha * acc(v), v1 = p.alpha * acc(v + 1);
-          if (read_c) {  // one rounding: alpha * acc + beta * C in f32, then to TD
-            const GemmOutputPair<TD> cin = *slot;
-            v0 += p.beta * static_cast<float>(cin.x);
-            v1 += p.beta * static_cast<float>(cin.y);
-          }
-          *slot = GemmOutputPair<TD>{TD(v0), TD(v1)};
-        }
-      }
+    if (!read_c) {
+      // stmatrix where it applies (H100, 128 x 256 cluster 2, 3 interleaved runs: 4096^3 180.6 ->
+      // 177.3 us, 8192^3 1376 -> 1362 us against pair stores).
+      gemm_stage_accumulator_block<TD>(acc, crd, b, p.alpha, lane, stage);
+    } else {  // each pair adds its C pair from the stage: one rounding, alpha * acc + beta * C in f32, then to TD
+      gemm_for_stage_pairs<TD>(crd, b, stage, [&](int v, GemmOutputPair<TD>* slot) {
+        const GemmOutputPair<TD> cin = *slot;
+        float v0 = p.alpha * acc(v), v1 = p.alpha * acc(v + 1);
+        v0 += p.beta * static_cast<float>(cin.x);
+        v1 += p.beta * static_cast<float>(cin.y);
+        *slot = GemmOutputPair<TD>{TD(v0), TD(v1)};
+      });
     }
     __syncwarp();
 #pragma unroll
