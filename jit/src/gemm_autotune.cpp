@@ -4,6 +4,7 @@
 #include "cute_dsl/jit/cache.hpp"
 #include "cute_dsl/jit/detail/driver_api.hpp"
 #include "cute_dsl/jit/log.hpp"
+#include "cute_dsl/kernels/gemm_sm90_configs.hpp"
 
 #include <cerrno>
 #include <cstdio>
@@ -260,10 +261,11 @@ GemmSm90Config gemm_sm90_config(int tile_n, int stages, int cluster_m, bool ping
 }
 
 std::vector<GemmSm90Config> gemm_sm90_default_candidates() {
-  // gemm_sm90_launch.hpp's kGemmSm90Configs (tile width traded against stages in ~192 KiB).
-  return {gemm_sm90_config(256, 4, 2),        gemm_sm90_config(256, 4, 1), gemm_sm90_config(192, 4, 1), gemm_sm90_config(128, 6, 2),
-          gemm_sm90_config(128, 6, 1),        gemm_sm90_config(64, 8, 1),  gemm_sm90_config(128, 6, 2, true),
-          gemm_sm90_config(64, 12, 1, false, 64), gemm_sm90_config(128, 8, 1, false, 64)};
+  // The nvcc launcher's variants (kernels/gemm_sm90_configs.hpp), the same table.
+  std::vector<GemmSm90Config> configs;
+  for (const kernels::GemmSm90Config& c : kernels::kGemmSm90Configs)
+    configs.push_back(gemm_sm90_config(c.tile_n, c.stages, c.cluster_m, c.ping_pong, c.tile_m));
+  return configs;
 }
 
 Expected<std::string, JitError> current_device_name() {

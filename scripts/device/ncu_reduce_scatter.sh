@@ -12,8 +12,11 @@ cmake --build "$BUILD_DIR" -j16 --target dist_gemm_rs >> "$OUT/build.log" 2>&1 |
 bench=$(find "$BUILD_DIR" -name dist_gemm_rs -type f)
 cuobjdump -res-usage "$bench" 2>&1 | grep -A1 "gemm_sm90_kernel.*256ELi4ELi2ELb0\|ReduceScatter" | grep -o "Function [^ ]*\|REG:[0-9]*\|STACK:[0-9]*\|LOCAL:[0-9]*" | paste - - - - | cut -c1-200
 cuobjdump -sass "$bench" > "$OUT/all.sass" 2>/dev/null
+# Both in the fused op's variant (128 x 256, 4 stages, clusters of 2; the heuristic's plain GEMM
+# may be another): matched on the mangled name.
 for k in gemm_sm90_fused gemm_sm90_kernel; do
-  timeout 250 ncu --target-processes all -k regex:$k -s 3 -c 1 --set full --import-source no -o "$OUT/rep_$k" \
+  timeout 250 ncu --target-processes all --kernel-name-base mangled -k "regex:${k}.*Li256ELi4ELi2ELb0" -s 3 -c 1 --set full \
+    --import-source no -o "$OUT/rep_$k" \
     "$bench" --world 1 --iters 1 --shape ${SHAPE:-8192x8192x2048} > "$OUT/ncu_$k.log" 2>&1
   ncu -i "$OUT/rep_$k.ncu-rep" --page details --section SpeedOfLight --section WarpStateStats --section InstructionStats 2>&1 |
     grep -E "Duration|Compute \(SM\)|Stall|Warp Cycles|Executed Instructions  " | head -12

@@ -20,7 +20,7 @@ TEST_P(GemmSm90Variant, RaggedBf16) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllConfigs, GemmSm90Variant,
-                         ::testing::Range(0, int(sizeof(kGemmSm90Configs) / sizeof(kGemmSm90Configs[0]))));
+                         ::testing::Range(0, kGemmSm90ConfigCount));
 
 TEST(GemmSm90, HeuristicBf16ToF32AlphaBetaBatched) {
   CUTE_DSL_REQUIRE_GPU(90);

@@ -3,6 +3,7 @@
 // static_asserts, checked before compiling), the spec, and one cold compile for sm_90a.
 #include "cute_dsl/jit/gemm_autotune.hpp"
 #include "cute_dsl/jit/gemm_sm90.hpp"
+#include "cute_dsl/kernels/gemm_sm90_configs.hpp"
 
 #include <gtest/gtest.h>
 
@@ -109,6 +110,15 @@ TEST(GemmTuningTable, DamagedFileIsIgnoredThenRebuilt) {
   int files = 0;
   for (const auto& e : fs::directory_iterator(dir.path)) files += e.is_regular_file();
   EXPECT_EQ(files, 1);
+}
+
+TEST(GemmSm90Config, AutotuneDefaultsAreTheNvccLaunchersVariants) {
+  const std::vector<jit::GemmSm90Config> jit_configs = jit::gemm_sm90_default_candidates();
+  ASSERT_EQ(int(jit_configs.size()), cute_dsl::kernels::kGemmSm90ConfigCount);
+  for (int i = 0; i < cute_dsl::kernels::kGemmSm90ConfigCount; ++i) {
+    const cute_dsl::kernels::GemmSm90Config& c = cute_dsl::kernels::kGemmSm90Configs[i];
+    EXPECT_EQ(jit_configs[i], gemm_sm90_config(c.tile_n, c.stages, c.cluster_m, c.ping_pong, c.tile_m)) << i;
+  }
 }
 
 TEST(GemmSm90Config, KernelRulesCheckedBeforeCompiling) {

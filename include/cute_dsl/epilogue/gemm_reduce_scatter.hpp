@@ -115,10 +115,11 @@ CUTE_DSL_DEVICE void route_wait(ReduceScatter<T, Child> const& rs, int m_block, 
 // prefetches, a row of the tile per lane and instruction), so that the epilogue's reads hit L2
 // rather than stall the math warps on HBM. The GEMM then lets the consumers reduce a tile that
 // route_own_tile accepts (kOwnReadyBarrier, gemm_sm90.hpp): they do not check the flags again.
+// A tile that also holds other owners' rows is left alone: its chunks may wait on this very
+// tile's publishing, which needs this warp at the hand-off barrier (waiting for them here
+// deadlocked 4 simulated ranks, 2026-11-26).
 // @post route_own_tile(m_block, n_block) => every peer's chunk of the tile was acquired (lane 0,
-// system scope) before the warp's last __syncwarp here A tile that also holds other owners' rows is left
-// alone: its chunks may wait on this very tile's publishing, which needs this warp at the
-// hand-off barrier (waiting for them here deadlocked 4 simulated ranks, 2026-11-26).
+// system scope) before the warp's last __syncwarp here
 template <int TileM, int TileN, class T, class Child>
 CUTE_DSL_DEVICE void route_prefetch(ReduceScatter<T, Child> const& rs, int m_block, int n_block, int lane) {
   const dist::ReduceScatterLayout& l = rs.layout;

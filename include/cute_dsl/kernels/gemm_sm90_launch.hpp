@@ -31,22 +31,13 @@
 #include "cute_dsl/kernels/gemm_operand_map.hpp"
 #include "cute_dsl/kernels/gemm_device_buffer.hpp"
 #include "cute_dsl/kernels/gemm_sm90.hpp"
+#include "cute_dsl/kernels/gemm_sm90_configs.hpp"
 #include "cute_dsl/kernels/gemm_sm90_stage.hpp"
 
 namespace cute_dsl::kernels {
 
 struct GemmShape {
   int m, n, k, l;
-};
-
-// One compiled variant of the kernel: columns per CTA tile, ring stages, CTAs per cluster along M.
-struct GemmSm90Config {
-  int tile_n = 0;  // 0: let the heuristic choose
-  int stages = 0;
-  int cluster_m = 0;
-  bool ping_pong = false;  // consumer warpgroups alternate whole tiles (gemm_sm90.hpp)
-  int tile_m = 128;        // 64: skinny-M tiles, the two consumers split TileN
-  int splits = 0;          // split-K ranges per tile (0, 1: none); <= the k-blocks (K / 64)
 };
 
 template <class TA, class TD>
@@ -77,13 +68,6 @@ struct GemmSm90Arguments {
   void* staging = nullptr;
   std::size_t staging_bytes = 0;
 };
-
-// The variants this launcher instantiates. Each uses 192 KiB of ring (tile size x stages traded
-// against each other; the 128 x 192 tile 160 KiB in 4 stages) out of the 227 KiB an H100/H200 CTA
-// may have.
-inline constexpr GemmSm90Config kGemmSm90Configs[] = {
-    {256, 4, 2}, {256, 4, 1}, {192, 4, 1}, {128, 6, 2}, {128, 6, 1}, {64, 8, 1}, {128, 6, 2, true},
-    {64, 12, 1, false, 64}, {128, 8, 1, false, 64}};
 
 // Whether a variant can run an operand layout: 64-row tiles split B between the consumers at
 // TileN / 2 columns, which MN-major B needs to be whole 64-column blocks.

@@ -66,7 +66,8 @@ class GemmTuningTable {
 // ({tile_n, stages, cluster_m[, ping_pong[, tile_m]]}); tile_k and cluster_n keep their defaults.
 GemmSm90Config gemm_sm90_config(int tile_n, int stages, int cluster_m, bool ping_pong = false, int tile_m = 128);
 
-// The configs autotuning tries by default: those gemm_sm90_launch.hpp instantiates for nvcc.
+// The configs autotuning tries by default: those gemm_sm90_launch.hpp instantiates for nvcc
+// (kernels/gemm_sm90_configs.hpp's table, converted).
 std::vector<GemmSm90Config> gemm_sm90_default_candidates();
 
 struct GemmTuneOptions {

@@ -1,0 +1,26 @@
+// The compiled variants of the Hopper GEMM (kernels/gemm_sm90.hpp), in one table: the nvcc
+// launcher instantiates exactly these (gemm_sm90_launch.hpp), its tests and benchmarks walk them,
+// and the JIT's autotuner tries them by default (jit/gemm_autotune.hpp). Plain C++: it compiles
+// alone under host compilers, nvcc and NVRTC.
+#pragma once
+
+namespace cute_dsl::kernels {
+
+// One compiled variant of the kernel: columns per CTA tile, ring stages, CTAs per cluster along M.
+struct GemmSm90Config {
+  int tile_n = 0;  // 0: let the heuristic choose
+  int stages = 0;
+  int cluster_m = 0;
+  bool ping_pong = false;  // consumer warpgroups alternate whole tiles (gemm_sm90.hpp)
+  int tile_m = 128;        // 64: skinny-M tiles, the two consumers split TileN
+  int splits = 0;          // split-K ranges per tile (0, 1: none); <= the k-blocks (K / 64)
+};
+
+// The variants. Each uses 192 KiB of ring (tile size x stages traded against each other; the
+// 128 x 192 tile 160 KiB in 4 stages) out of the 227 KiB an H100/H200 CTA may have.
+inline constexpr GemmSm90Config kGemmSm90Configs[] = {
+    {256, 4, 2}, {256, 4, 1}, {192, 4, 1}, {128, 6, 2}, {128, 6, 1}, {64, 8, 1}, {128, 6, 2, true},
+    {64, 12, 1, false, 64}, {128, 8, 1, false, 64}};
+inline constexpr int kGemmSm90ConfigCount = int(sizeof(kGemmSm90Configs) / sizeof(kGemmSm90Configs[0]));
+
+}  // namespace cute_dsl::kernels
