@@ -34,6 +34,16 @@
 #  define CUTE_DSL_DEVICE
 #endif
 
+// Before a __host__ __device__ template that calls what its caller passes in (an epilogue tree's
+// visitor or sink): the host reference passes host-only ones, and nvcc would warn (#20014) that a
+// __host__ __device__ function calls a __host__ function although no device code is instantiated
+// with them. nvcc's pragma skips that check for the one template; other compilers need nothing.
+#if defined(__CUDACC__) && !defined(__CUDACC_RTC__)
+#  define CUTE_DSL_NO_EXEC_CHECK _Pragma("nv_exec_check_disable")
+#else
+#  define CUTE_DSL_NO_EXEC_CHECK
+#endif
+
 // Host-only facilities (exceptions, std::string, iostreams) are compiled only when this is 1.
 // Only NVRTC excludes them: nvcc's device pass must see the same declarations as its host pass.
 #if defined(__CUDACC_RTC__)

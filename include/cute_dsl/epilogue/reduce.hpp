@@ -67,12 +67,14 @@ struct Reduce : PassThrough<Child, make_key(int(OutputKind::reduce) + 3 * int(Ax
     return batch * batch_stride + (Axis == ReduceAxis::row ? row : Axis == ReduceAxis::col ? col : 0);
   }
   // The sink folds the value into this output's partial (index Out + the child's outputs).
+  CUTE_DSL_NO_EXEC_CHECK
   template <int Pos, int Out, class Table, class V, class Sink>
   CUTE_DSL_HOST_DEVICE V compute(ElementContext<V> const& ctx, V const* values, Sink& sink) const {
     const V v = this->child.template compute<Pos, Out, Table>(ctx, values, sink);
     sink.template reduce<Out + Child::kOutputs>(*this, ctx, v);
     return v;
   }
+  CUTE_DSL_NO_EXEC_CHECK
   template <int Out, class Visit>
   CUTE_DSL_HOST_DEVICE constexpr void visit_outputs(Visit& visit) const {
     this->template visit_child_outputs<Out>(visit);
