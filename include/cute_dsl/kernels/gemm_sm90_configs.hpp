@@ -4,6 +4,8 @@
 // alone under host compilers, nvcc and NVRTC.
 #pragma once
 
+#include "cute_dsl/config.hpp"
+
 namespace cute_dsl::kernels {
 
 // One compiled variant of the kernel: columns per CTA tile, ring stages, CTAs per cluster along M.
