@@ -469,8 +469,9 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
     // release that publishing needs never stalls the math warps; warp 2 waits for the peers'
     // partials of the next tile of own rows, brings them into L2 while its mainloop runs, and
     // tells the consumers (kOwnReadyBarrier) that they may reduce it: one acquire per tile
-    // instead of one per consumer warp and peer (4 x H100, 8192^3: 492 -> 475 us for the
-    // fused kernel alone).
+    // instead of one per consumer warp and peer (8192^3, the fused kernel alone, same call:
+    // 842/858 -> 834/840 us over 2 H100s, 497/495 -> 493/488 over 4;
+    // bench/results/dist_rs_ab_h100x4_2026-11-27.txt).
     if constexpr (kRouted) {
       const int warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;
       auto prefetch = [&](GemmTile const& tile) {
