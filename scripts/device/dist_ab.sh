@@ -43,7 +43,7 @@ fi
 gpus=$(nvidia-smi -L | wc -l)
 for w in ${WORLDS:-2 4}; do
   [ "$w" -le "$gpus" ] || continue
-  for round in 1 2; do
+  for round in $(seq 1 ${ROUNDS:-2}); do
     for v in $all; do
       echo "== world $w, $v" | tee -a "$OUT/dist_ab.txt"
       # shellcheck disable=SC2086

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# ncu of the fused reduce-scatter kernel against the plain GEMM in the same variant, one rank (no
-# peer: nothing waits), 8192 x 8192 x 2048: summary sections, registers, and per-SASS-instruction
-# stall samples ($OUT/sass_<kernel>.csv) to find where the fused kernel loses time.
-#   OUT=/tmp/o bash scripts/device/ncu_reduce_scatter.sh
+# ncu of the fused reduce-scatter kernel against the plain GEMM in the same variant: summary
+# sections, registers, and per-SASS-instruction stall samples ($OUT/sass_<kernel>_<pid>.csv) to find
+# where the fused kernel loses time. WORLD ranks (1: no peer, nothing waits; 2: every rank profiled,
+# one report per process), SHAPE (8192x8192x2048), SKIP (launches of each kernel skipped: with
+# WORLD 2 and SKIP 2 the fused one is the "kernel alone" launch of the bench's first round).
+#   OUT=/tmp/o WORLD=2 SKIP=2 bash scripts/device/ncu_reduce_scatter.sh
 export PATH=$PATH:/usr/local/cuda/bin NCCL_NVLS_ENABLE=0
 BUILD_DIR=${BUILD_DIR:-/tmp/b}
 OUT=${OUT:-/tmp/cute_dsl_device_out}
@@ -15,13 +17,14 @@ cuobjdump -sass "$bench" > "$OUT/all.sass" 2>/dev/null
 # Both in the fused op's variant (128 x 256, 4 stages, clusters of 2; the heuristic's plain GEMM
 # may be another): matched on the mangled name.
 for k in gemm_sm90_fused gemm_sm90_kernel; do
-  timeout 250 ncu --target-processes all --kernel-name-base mangled -k "regex:${k}.*Li256ELi4ELi2ELb0" -s 3 -c 1 --set full \
-    --import-source no -o "$OUT/rep_$k" \
-    "$bench" --world 1 --iters 1 --shape ${SHAPE:-8192x8192x2048} > "$OUT/ncu_$k.log" 2>&1
-  ncu -i "$OUT/rep_$k.ncu-rep" --page details --section SpeedOfLight --section WarpStateStats --section InstructionStats 2>&1 |
-    grep -E "Duration|Compute \(SM\)|Stall|Warp Cycles|Executed Instructions  " | head -12
-  ncu -i "$OUT/rep_$k.ncu-rep" --page source --print-source sass --csv > "$OUT/sass_$k.csv" 2>&1
-  ncu -i "$OUT/rep_$k.ncu-rep" --page raw --csv 2>/dev/null | grep -o "smsp__pcsamp_warps_issue_stalled_[a-z_]*" | head -0
-  rm -f "$OUT/rep_$k.ncu-rep"
-  wc -l "$OUT/sass_$k.csv"
+  timeout 250 ncu --target-processes all --kernel-name-base mangled -k "regex:${k}.*Li256ELi4ELi2ELb0" -s "${SKIP:-3}" -c 1 --set full \
+    --import-source no -o "$OUT/rep_${k}_%p" \
+    "$bench" --world "${WORLD:-1}" --iters 1 --shape ${SHAPE:-8192x8192x2048} > "$OUT/ncu_$k.log" 2>&1
+  for rep in "$OUT"/rep_"${k}"_*.ncu-rep; do
+    ncu -i "$rep" --page details --section SpeedOfLight --section WarpStateStats --section InstructionStats 2>&1 |
+      grep -E "Duration|Compute \(SM\)|Stall|Warp Cycles|Executed Instructions  " | head -12
+    ncu -i "$rep" --page source --print-source sass --csv > "$OUT/sass_$(basename "$rep" .ncu-rep | cut -c5-).csv" 2>&1
+    rm -f "$rep"
+  done
+  wc -l "$OUT"/sass_"${k}"*.csv
 done

@@ -48,8 +48,9 @@ struct Case {
 };
 
 // AllReduce: the same launches built with epilogue::all_reduce; every rank's result (in its
-// window) must then hold every row's sum, bit for bit the owner's.
-template <class T = __nv_bfloat16, bool AllReduce = false>
+// window) must then hold every row's sum, bit for bit the owner's. (TileN, Stages, ClusterM): the
+// GEMM variant, of the fused launches and of the partials they are checked against.
+template <class T = __nv_bfloat16, bool AllReduce = false, int TileN = 128, int Stages = 6, int ClusterM = 1>
 void run_case(Case c) {
   CUTE_DSL_REQUIRE_GPU(90);
   int sms = 0;
@@ -90,7 +91,7 @@ void run_case(Case c) {
     return x;
   };
   // Each rank's partial product, with the variant the fused launches use.
-  const kn::GemmSm90Config config{128, 6, 1};
+  const kn::GemmSm90Config config{TileN, Stages, ClusterM};
   for (int r = 0; r < c.world; ++r) CUTE_DSL_TEST_CUDA((kn::gemm_sm90_majors<GmmaMajor::K, GmmaMajor::K>(args(r, partial[r]->get()), nullptr, config)));
   CUTE_DSL_TEST_LAUNCHED();
   std::vector<std::vector<T>> hp(c.world);
@@ -114,8 +115,8 @@ void run_case(Case c) {
       tree.max_ctas = (sms - 8) / c.world;
       results[r] = tree.result(r);
       kn::CommTrace* traced = c.trace && r == 0 && launch == c.launches ? &trace : nullptr;
-      CUTE_DSL_TEST_CUDA((kn::gemm_sm90_reduce_scatter<GmmaMajor::K, GmmaMajor::K, 128, 6, 1>(args(r, out[r]->get()), tree, streams[r],
-                                                                                             comm_streams[r], result_streams[r], traced)));
+      CUTE_DSL_TEST_CUDA((kn::gemm_sm90_reduce_scatter<GmmaMajor::K, GmmaMajor::K, TileN, Stages, ClusterM>(
+          args(r, out[r]->get()), tree, streams[r], comm_streams[r], result_streams[r], traced)));
     }
     CUTE_DSL_TEST_LAUNCHED();
     if (c.trace && launch == c.launches) {
@@ -232,5 +233,13 @@ TEST(AllReduceOneGpu, FourRanksThreeRoundsRowsStraddleOwners) { run_case<__nv_bf
 TEST(AllReduceOneGpu, ThreeRanksFourRoundsF32Output) { run_case<float, true>({1300, 264, 192, 3, 2, 4}); }
 TEST(ReduceScatterOneGpu, ThreeRanksTwoRoundsRowsStraddleOwners) { run_case({1000, 520, 256, 3, 2, 2, true}); }
 TEST(ReduceScatterOneGpu, EightRanksFourRounds) { run_case({4096, 384, 128, 8, 2, 4}); }
+// The multi-GPU benchmark's variant (128 x 256 tiles in clusters of 2, 4 stages): cluster tiles of
+// own rows take their peers' partials through the operand ring (route_ring_sources) -- 2 stages
+// per peer, 6 with 4 ranks, more than the ring holds --, a CTA tile of own rows whose cluster
+// tile straddles two owners goes the stored way (1408 rows over 2 ranks: rows 512-767).
+TEST(ReduceScatterOneGpu, TwoRanksWideTilesInClusters) { run_case<__nv_bfloat16, false, 256, 4, 2>({2048, 1024, 512, 2, 3}); }
+TEST(ReduceScatterOneGpu, FourRanksWideTilesInClusters) { run_case<__nv_bfloat16, false, 256, 4, 2>({4096, 1280, 256, 4, 2}); }
+TEST(ReduceScatterOneGpu, TwoRanksClusterTileStraddlesOwners) { run_case<__nv_bfloat16, false, 256, 4, 2>({1408, 776, 320, 2, 2}); }
+TEST(AllReduceOneGpu, ThreeRanksWideTilesInClusters) { run_case<__nv_bfloat16, true, 256, 4, 2>({3072, 1024, 256, 3, 2}); }
 
 }  // namespace

@@ -16,9 +16,13 @@
 //                 is stored whole, the consumers wait for the peers' chunks of the own rows, add
 //                 the partials -- this rank's, just stored, then each peer's in rank order, in
 //                 f32 -- and write `out`. So a tile that other ranks need never waits for them.
-// A tile of own rows only (route_own_tile: no other rank needs it) waits for route_prefetch's
-// warp, which acquired the peers' chunks, and reduces straight from the accumulators instead
-// (route_block_own): the two-step way stored and re-read its own partial.
+// A cluster tile of own rows only (route_ring_sources: no other rank needs it) is reduced in
+// registers instead: the TMA producer, once the peers' chunks of it arrived, loads their partials
+// through the operand ring right after the tile's k-blocks (GemmSm90Source: 64 rows per stage,
+// while the math warps finish the K loop), and the consumers round their accumulators to T (this
+// rank's partial, as stored), add each peer's stage (ldmatrix, rank order, f32: the same sum, bit
+// for bit, as route_finish) and write `out` with route_store_own -- no partial of their own
+// stored and re-read, no global load on the math warps.
 #pragma once
 
 #include "cute_dsl/config.hpp"
@@ -77,16 +81,47 @@ CUTE_DSL_DEVICE void add_chunk(float (&sum)[16 / sizeof(T)], uint4 const& raw, b
 
 }  // namespace reduce_scatter_impl
 
-// Does the tile (rows [m_block, m_block + TileM), whole) hold only rows this rank owns, with
-// coalesced 16-byte rows everywhere, so that route_block_own can reduce it straight from the
-// accumulators (no partial of its own stored and read back)?
-template <int TileM, int TileN, class T, class Child>
-CUTE_DSL_DEVICE bool route_own_tile(ReduceScatter<T, Child> const& rs, int m_block, int n_block) {
+// Can this launch load the peers' partials through the GEMM's operand ring (route_ring_sources)?
+// 16-bit T (a source stage is the size of a B stage), a peer, and rows TMA can step (16 bytes).
+template <class T, class Child>
+CUTE_DSL_HOST_DEVICE constexpr bool route_ring_sources_possible(ReduceScatter<T, Child> const& rs) {
+  return sizeof(T) == 2 && rs.layout.world > 1 && rs.layout.n % 8 == 0;
+}
+
+// Where the peers' partials of this rank's rows start: slot 0 of `received` (slots in sender
+// order, the receiver's own rank skipped), as the source tensor map's (columns, rows, slot) origin.
+template <class T, class Child>
+CUTE_DSL_HOST_DEVICE T* route_received_slots(ReduceScatter<T, Child> const& rs) {
+  return rs.window.template at<T>(rs.window.rank, rs.layout.received_offset());
+}
+
+// Ring stages of peers' partials the producer loads after a cluster tile's k-blocks (cluster rows
+// from cluster_m_block, TileM * ClusterM of them), for its CTA's epilogue to add: every peer's
+// rows, 64 at a time, in slot order (= rank order), when every row of the cluster tile is this
+// rank's; else 0 and the tile goes the stored way (route_block, then route_finish). Decided per
+// cluster tile, so that the CTAs of a cluster step their rings alike (their consumers release
+// each other's stages).
+template <int TileM, int ClusterM, class T, class Child>
+CUTE_DSL_HOST_DEVICE int route_ring_sources(ReduceScatter<T, Child> const& rs, int cluster_m_block) {
   const dist::ReduceScatterLayout& l = rs.layout;
+  if (!route_ring_sources_possible(rs) || TileM % 64 != 0) return 0;
   const dist::RowOwners owners = l.owners();
-  const int lo = owners.begin(rs.window.rank), hi = owners.begin(rs.window.rank + 1);
-  return sizeof(T) == 2 && m_block >= lo && m_block + TileM <= hi && n_block + TileN <= l.n && l.n % 8 == 0 && rs.ldo % 8 == 0 &&
-         reinterpret_cast<unsigned long long>(rs.out) % 16 == 0;
+  const int me = rs.window.rank, lo = owners.begin(me), hi = owners.begin(me + 1);
+  const int end = cluster_m_block + TileM * ClusterM < l.m ? cluster_m_block + TileM * ClusterM : l.m;
+  return cluster_m_block >= lo && end <= hi ? (l.world - 1) * (TileM / 64) : 0;
+}
+
+// A tile whose peers' partials came through the ring, once added: its sums go to `out` by the
+// epilogue's ordinary staged store (rows past this rank's are masked). @pre every lane of the warp calls it
+template <int N, class T, class Child, class Acc, class Crd>
+CUTE_DSL_DEVICE void route_store_own(ReduceScatter<T, Child> const& rs, Acc const& acc, Crd const& crd, int m_block, int n_block,
+                                     int lane, unsigned char* stage) {
+  const dist::RowOwners owners = rs.layout.owners();
+  const int me = rs.window.rank, lo = owners.begin(me);
+  kernels::GemmEpilogueParams<T> p{};
+  p.d = rs.out, p.ldd = rs.ldo;
+  p.m = owners.begin(me + 1) - lo, p.n = rs.layout.n, p.alpha = 1.f, p.beta = 0.f;
+  kernels::gemm_store_accumulators_staged<T, N>(acc, crd, p, m_block - lo, n_block, 0, lane, stage);
 }
 
 // The calling thread waits until every peer's chunk of the tile's rows (row block m_block, column
@@ -113,13 +148,9 @@ CUTE_DSL_DEVICE void route_wait(ReduceScatter<T, Child> const& rs, int m_block, 
 // The prefetching warp, for the tile the consumers start next: if it holds own rows only, waits
 // until every peer's chunk of them arrived and has the received rows brought into L2 (bulk
 // prefetches, a row of the tile per lane and instruction), so that the epilogue's reads hit L2
-// rather than stall the math warps on HBM. The GEMM then lets the consumers reduce a tile that
-// route_own_tile accepts (kOwnReadyBarrier, gemm_sm90.hpp): they do not check the flags again.
-// A tile that also holds other owners' rows is left alone: its chunks may wait on this very
+// rather than wait on HBM (the ring's TMA loads of them, route_ring_sources, come later). A tile that also holds other owners' rows is left alone: its chunks may wait on this very
 // tile's publishing, which needs this warp at the hand-off barrier (waiting for them here
 // deadlocked 4 simulated ranks, 2026-11-26).
-// @post route_own_tile(m_block, n_block) => every peer's chunk of the tile was acquired (lane 0,
-// system scope) before the warp's last __syncwarp here
 template <int TileM, int TileN, class T, class Child>
 CUTE_DSL_DEVICE void route_prefetch(ReduceScatter<T, Child> const& rs, int m_block, int n_block, int lane) {
   const dist::ReduceScatterLayout& l = rs.layout;
@@ -137,54 +168,6 @@ CUTE_DSL_DEVICE void route_prefetch(ReduceScatter<T, Child> const& rs, int m_blo
     if (s == me) continue;
     T const* from = rs.received(me, s) + n_block;
     for (int row = r0 + lane; row < r1; row += 32) arch::bulk_prefetch_l2(from + (long long)(row - lo) * l.n, bytes);
-  }
-}
-
-// One accumulator block of a tile that route_own_tile accepted, reduced on the way out: the warp
-// stages its 16 x 64 values rounded to T (as route_block would store them), reads them back as
-// 16-byte row pieces, adds each peer's piece of the same rows (rank order, f32) and writes `out`.
-// Same sum, bit for bit, as route_finish; a third of the memory traffic at 2 ranks.
-// @pre the peers' chunks of this tile acquired (route_prefetch, then a barrier); every lane of the warp calls it
-template <int N, class T, class Child, class Acc, class Crd>
-CUTE_DSL_DEVICE void route_block_own(ReduceScatter<T, Child> const& rs, Acc const& acc, Crd const& crd, int row0, int col0, int lane,
-                                     unsigned char* stage) {
-  static_assert(N % 64 == 0 && sizeof(T) == 2, "route_block_own: whole 64-column blocks of 16-bit elements");
-  const dist::ReduceScatterLayout& l = rs.layout;
-  const int me = rs.window.rank, world = rs.window.world;
-  const int lo = l.owners().begin(me);
-  const int wrow = row0 + int(get<0>(crd(0))) / 16 * 16;  // this warp's 16-row band
-  CUTE_DSL_UNROLL
-  for (int b = 0; b < N / 64; ++b) {
-    const int bcol = col0 + kernels::gemm_value_col(crd, 4 * 8 * b) / 64 * 64;
-    kernels::gemm_stage_accumulator_block<T>(acc, crd, b, 1.f, lane, stage);
-    __syncwarp();
-    CUTE_DSL_UNROLL
-    for (int half = 0; half < 2; ++half) {  // 8 of the 16 rows at a time: fewer live registers
-      float sum[2][8];
-      CUTE_DSL_UNROLL
-      for (int k = 0; k < 2; ++k) {  // 16-byte row pieces, 32 per step
-        const int r = (2 * half + k) * 4 + lane / 8, piece = lane % 8;
-        reduce_scatter_impl::add_chunk<T>(sum[k], *reinterpret_cast<const uint4*>(stage + r * 128 + ((piece ^ (r % 8)) * 16)), true);
-      }
-      for (int s = 0; s < world; ++s) {
-        if (s == me) continue;
-        T const* from = rs.received(me, s) + (long long)(wrow - lo) * l.n + bcol + 8 * (lane % 8);
-        uint4 raw[2];
-        CUTE_DSL_UNROLL
-        for (int k = 0; k < 2; ++k) raw[k] = __ldcg(reinterpret_cast<uint4 const*>(from + ((2 * half + k) * 4 + lane / 8) * l.n));
-        CUTE_DSL_UNROLL
-        for (int k = 0; k < 2; ++k) reduce_scatter_impl::add_chunk<T>(sum[k], raw[k], false);
-      }
-      CUTE_DSL_UNROLL
-      for (int k = 0; k < 2; ++k) {
-        T packed[8];
-        CUTE_DSL_UNROLL
-        for (int e = 0; e < 8; ++e) packed[e] = T(sum[k][e]);
-        *reinterpret_cast<uint4*>(rs.out + (long long)(wrow + (2 * half + k) * 4 + lane / 8 - lo) * rs.ldo + bcol + 8 * (lane % 8)) =
-            *reinterpret_cast<uint4 const*>(packed);
-      }
-    }
-    __syncwarp();  // the next block overwrites the stage
   }
 }
 

@@ -32,6 +32,7 @@ struct GemmEpilogueParams {
 
 }  // namespace cute_dsl::kernels
 
+#include "cute_dsl/arch/sm75/ldmatrix.hpp"
 #include "cute_dsl/arch/sm90/stmatrix.hpp"
 
 namespace cute_dsl::kernels {
@@ -159,6 +160,16 @@ CUTE_DSL_DEVICE void gemm_for_stage_pairs(Crd const& crd, int b, unsigned char* 
   }
 }
 
+// Are the accumulators in wgmma's fragment order (values 4g, 4g + 1: row r0, columns 8g + c0 and
+// + 1; 4g + 2, 4g + 3: row r0 + 8) with lane t at row t / 4, column 2 (t % 4) -- the order in
+// which stmatrix writes and ldmatrix reads 8 x 8 matrices? Checked per thread (static offsets fold).
+template <class Crd>
+CUTE_DSL_DEVICE bool gemm_fragment_in_matrix_order(Crd const& crd, int lane) {
+  const int r0 = int(get<0>(crd(0))) % 16, c0 = int(get<1>(crd(0))) % 8;
+  return r0 == lane / 4 && c0 == 2 * (lane % 4) && gemm_value_row_offset(crd, 2) == 8 && gemm_value_col_offset(crd, 4) == 8 &&
+         gemm_value_col_offset(crd, 1) == 1 && gemm_value_row_offset(crd, 0) == 0;
+}
+
 // The warp's 16 x 64 block b (columns 64 b .. 64 b + 63 of the accumulator block `acc`, coordinates
 // `crd`) times alpha, rounded to TD, into its shared-memory block `stage` (kGemmEpilogueStageBytesPerWarp
 // bytes): row r's 16-byte chunk k at r * 128 + (k ^ (r % 8)) * 16, so that neither the writes nor
@@ -169,14 +180,7 @@ CUTE_DSL_DEVICE void gemm_for_stage_pairs(Crd const& crd, int b, unsigned char* 
 template <class TD, class Acc, class Crd>
 CUTE_DSL_DEVICE void gemm_stage_accumulator_block(Acc const& acc, Crd const& crd, int b, float alpha, int lane, unsigned char* stage) {
   static_assert(sizeof(TD) == 2, "gemm_stage_accumulator_block: 16-bit D only (64 columns = one 128-byte row)");
-  const int r0 = int(get<0>(crd(0))) % 16, c0 = int(get<1>(crd(0))) % 8;
-  // The accumulators in wgmma's fragment order (values 4g, 4g + 1: row r0, columns 8g + c0 and
-  // + 1; 4g + 2, 4g + 3: row r0 + 8) with lane t at row t / 4, column 2 (t % 4): stmatrix's
-  // order. Checked per thread (static offsets fold).
-  const bool stsm_layout = r0 == lane / 4 && c0 == 2 * (lane % 4) &&
-                           gemm_value_row_offset(crd, 2) == 8 && gemm_value_col_offset(crd, 4) == 8 &&
-                           gemm_value_col_offset(crd, 1) == 1 && gemm_value_row_offset(crd, 0) == 0;
-  if (stsm_layout) {
+  if (gemm_fragment_in_matrix_order(crd, lane)) {
     // Matrix m of step jj holds rows (m % 2) * 8 .. + 8 of column group jj + m / 2; lane t names
     // row t % 8 of matrix t / 8 -- the same swizzled 16-byte chunk the pair stores write.
 #pragma unroll
@@ -196,6 +200,49 @@ CUTE_DSL_DEVICE void gemm_stage_accumulator_block(Acc const& acc, Crd const& crd
   gemm_for_stage_pairs<TD>(crd, b, stage, [&](int v, GemmOutputPair<TD>* slot) {
     *slot = GemmOutputPair<TD>{TD(alpha * acc(v)), TD(alpha * acc(v + 1))};
   });
+}
+
+// acc += src at each accumulator's place, in f32, for the warp's 16 x 64 block b of the
+// accumulator block `acc` (coordinates `crd` in the tile). src: a shared-memory tensor of 16-bit
+// values, (rows, columns) of the tile from tile row `row0` and column 0, any layout whose 8
+// columns at a multiple of 8 are 16 contiguous bytes (the swizzled stages TMA fills:
+// GemmSm90Source). ldmatrix where the fragment is in its order (4 instructions per block), else
+// one read per pair.
+// @pre every lane of the warp calls it; src's rows cover the warp's
+template <class TS, class Acc, class Crd, class Src>
+CUTE_DSL_DEVICE void gemm_add_source_block(Acc& acc, Crd const& crd, int b, Src const& src, int row0, int lane) {
+  static_assert(sizeof(TS) == 2, "gemm_add_source_block: 16-bit sources (8 x 8 matrices of 16-byte rows)");
+  const int col = gemm_value_col(crd, 4 * 8 * b) / 64 * 64;  // the block's first column in the tile
+  if (gemm_fragment_in_matrix_order(crd, lane)) {
+    // As gemm_stage_accumulator_block's stmatrix, read back: matrix m of step jj holds rows
+    // (m % 2) * 8 .. + 8 of the warp's band, column group jj + m / 2; lane t names row t % 8 of
+    // matrix t / 8 and receives its pair of each matrix.
+    const int band = gemm_value_row(crd, 0) / 16 * 16 - row0;
+    const int m = lane / 8, r = band + (m % 2) * 8 + lane % 8;
+#pragma unroll
+    for (int jj = 0; jj < 8; jj += 2) {
+      unsigned regs[4];
+      SM75_U32x4_LDSM_N::copy(*reinterpret_cast<uint128_t const*>(&src(r, col + 8 * (jj + m / 2))), regs[0], regs[1], regs[2], regs[3]);
+#pragma unroll
+      for (int q = 0; q < 4; ++q) {
+        const int v = 4 * (8 * b + jj + q / 2) + 2 * (q % 2);
+        const GemmOutputPair<TS> pair = *reinterpret_cast<GemmOutputPair<TS> const*>(&regs[q]);
+        acc(v) += static_cast<float>(pair.x);
+        acc(v + 1) += static_cast<float>(pair.y);
+      }
+    }
+    return;
+  }
+#pragma unroll
+  for (int j = 0; j < 8; ++j) {
+#pragma unroll
+    for (int i = 0; i < 2; ++i) {
+      const int v = 4 * (8 * b + j) + 2 * i;
+      const int r = gemm_value_row(crd, v) - row0, c = gemm_value_col(crd, v);
+      acc(v) += static_cast<float>(src(r, c));
+      acc(v + 1) += static_cast<float>(src(r, c + 1));
+    }
+  }
 }
 
 // The same for 16-bit D, coalesced: each warp writes its 16 rows x 64 columns of the block into

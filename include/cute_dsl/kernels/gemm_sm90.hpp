@@ -61,7 +61,7 @@ namespace cute_dsl::kernels {
 // typed atoms (their boxes and partitions) while every instantiation has the same bytes: an
 // atom is one TmaDescriptor. Host code that does not know the atom types (the JIT launcher,
 // compiled by a host compiler) fills GemmSm90Params<TD> with plain descriptors.
-template <class TD, class AtomA = TmaDescriptor, class AtomB = TmaDescriptor>
+template <class TD, class AtomA = TmaDescriptor, class AtomB = TmaDescriptor, class AtomC = TmaDescriptor>
 struct GemmSm90Params {
   AtomA tma_a;  // K-major: (K, M, L), box (64, TileM); MN-major: (M, K, L), box (64, 64)
   AtomB tma_b;  // K-major: (K, N, L), box (64, TileN / ClusterM); MN-major: (N, K, L), box (64, 64)
@@ -79,6 +79,10 @@ struct GemmSm90Params {
   float* partials;
   int* tile_counters;
   int split_from;
+  // An epilogue source through the ring (GemmSm90Source): a tile-routing tree's peers' partials,
+  // (columns, rows, slot) boxes of 64 x 64. Last, so that the plain GEMM's fields keep their
+  // offsets (the JIT's exported C twin); unused (zero) elsewhere.
+  AtomC tma_c;
 };
 
 }  // namespace cute_dsl::kernels
@@ -260,6 +264,69 @@ CUTE_DSL_DEVICE bool reduce_split(Acc& acc, Crd const& crd, float* partials, int
   return true;
 }
 
+// An epilogue source through the operand ring (GemmSm90Source; a tile-routing tree's peers'
+// partials, epilogue::route_ring_sources): after a tile's k-blocks the TMA producer loads
+// `sources` stages of 64 rows -- each peer's rows of the tile (slot order), 64 at a time -- into
+// the B buffers of the next stages, once the peers' chunks of them have arrived.
+// @pre the producer thread, right after the tile's k-blocks; the consumers consume as many stages
+template <class TD, int TileM, int TileN, int ClusterM, class AtomC, class Ring, class State, class RingB, class Fusion>
+CUTE_DSL_DEVICE void load_ring_sources(AtomC const& tma_c, Ring const& ring, State& state, RingB const& ring_b, Fusion const& fusion,
+                                       GemmTile const& tile, int cta_rank) {
+  using Source = GemmSm90Source<TD, TileN>;
+  constexpr int kStagesPerPeer = TileM / Source::kRows;
+  const int sources = epilogue::route_ring_sources<TileM, ClusterM>(fusion, tile.m_block - cta_rank * TileM);
+  if (sources == 0) return;
+  // The copy engines wrote the partials, then the arrival flags: acquire those (system scope),
+  // then order the acquire before TMA's reads (the async proxy). Both cost the kernel ~12 us
+  // (8192^3 over 2 and 4 H100s, alone; a timing build without them), but moved to warp 2 (which
+  // then arrived on an mbarrier the producer waited on) the kernel was 15-20 us slower still
+  // over 4 GPUs (bench/results/dist_rs_ring_sources_h100x4_2026-11-27.txt).
+  epilogue::route_wait_for_peers(fusion, tile.m_block, tile.n_block);
+  arch::fence_view_async_global();
+  const auto thr = tma_c.get_slice(0);
+  const int row = tile.m_block - fusion.owners().begin(fusion.window.rank);  // in the received rows
+  for (int i = 0; i < sources; ++i, ++state) {
+    ring.producer_acquire(state, Source::stage_bytes);
+    auto sC = make_tensor(make_smem_ptr(reinterpret_cast<TD*>(&ring_b(0, 0, int(state.index())))), typename Source::TmaStage{});
+    copy(tma_c.with(*ring.producer_barrier(state)),
+         thr.partition_S(TmaBox<3>{{tile.n_block, row + Source::kRows * (i % kStagesPerPeer), i / kStagesPerPeer}}), thr.partition_D(sC));
+  }
+}
+
+// The consumers' side: acc += each source stage, in stage order (peers in rank order, each
+// warpgroup its 64 rows: stage `consumer` of each peer's pair), f32. Both warpgroups release
+// both stages of a peer once the warpgroup read its own (named barrier `barrier`, per warpgroup),
+// so that the producer refills them while the next peer's are read.
+// @pre every thread of both consumer warpgroups calls it, after the tile's K loop
+template <class TD, int TileN, class Ring, class State, class RingB, class Acc, class Crd>
+CUTE_DSL_DEVICE void add_ring_sources(Ring const& ring, State& state, RingB const& ring_b, Acc& acc, Crd const& crd, int sources, int consumer,
+                                      int thread_in_wg, unsigned barrier) {
+  using Source = GemmSm90Source<TD, TileN>;
+  constexpr int kStagesPerPeer = 2;  // cooperative 128-row tiles: warpgroup c's rows in stage c
+  for (int j = 0; j < sources; j += kStagesPerPeer) {
+    State mine = state;
+    mine.advance(unsigned(j + consumer));
+    ring.consumer_wait(mine);
+    const auto src = make_tensor(make_smem_ptr(reinterpret_cast<TD const*>(&ring_b(0, 0, int(mine.index())))), typename Source::Stage{});
+    CUTE_DSL_UNROLL
+    for (int h = 0; h < int(size<1>(acc)); ++h)
+      CUTE_DSL_UNROLL
+      for (int n = 0; n < int(size<2>(acc)); ++n) {
+        auto block = acc(_, h, n);
+        CUTE_DSL_UNROLL
+        for (int b = 0; b < int(size(block)) / 32; ++b)  // 64-column blocks: 32 values per thread
+          gemm_add_source_block<TD>(block, crd(_, h, n), b, src, Source::kRows * consumer, thread_in_wg % 32);
+      }
+    arch::named_barrier_sync(barrier, 128);
+    if (thread_in_wg == 0) {
+      State done = state;
+      done.advance(unsigned(j));
+      for (int k = 0; k < kStagesPerPeer; ++k, ++done) ring.consumer_release(done);
+    }
+  }
+  state.advance(unsigned(sources));
+}
+
 }  // namespace gemm_sm90_impl
 
 template <class TA, int TileN, int Stages, int ClusterM, bool PingPong = false, GmmaMajor MajorA = GmmaMajor::K,
@@ -277,7 +344,8 @@ template <class TA, class TD, int TileN, int Stages, int ClusterM, bool PingPong
           GmmaMajor MajorB = GmmaMajor::K, int TileM = gemm_sm90_impl::kTileM>
 using GemmSm90KernelParams =
     GemmSm90Params<TD, typename GemmSm90KernelTraits<TA, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM>::AtomA,
-                   typename GemmSm90KernelTraits<TA, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM>::AtomB>;
+                   typename GemmSm90KernelTraits<TA, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM>::AtomB,
+                   typename GemmSm90SourceAtom<TD, TileN>::type>;
 
 // TA: the input type (__nv_bfloat16 or __half) of A and B; TD: the output type (float,
 // __nv_bfloat16 or __half); TileN in {64, 128, 192, 256} columns per CTA; Stages in the ring;
@@ -374,10 +442,12 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
   }(), "gemm_sm90_fused_kernel: a tile-routing epilogue writes D's element type");
   constexpr unsigned kRouteBarrier = 7;    // the 256 consumer threads (1: split-K; 2, 3: ping-pong)
   constexpr unsigned kHandOffBarrier = 8;  // the consumers and the two helper warps, per tile
-  constexpr unsigned kOwnReadyBarrier = 9; // warp 2 arrives, the consumers wait: a tile of own rows may be reduced
-  // Tiles of this rank's own rows only are reduced on the way out (route_block_own), by 16-bit
-  // 64-column blocks.
-  constexpr bool kReducesOwnTiles = kRouted && sizeof(TD) == 2 && kAccN % 64 == 0;
+  constexpr unsigned kSourceBarrier = 9;  // + consumer: a consumer warpgroup has read a source stage
+  // Routed cluster tiles of own rows only add their peers' partials from the operand ring
+  // (epilogue::route_ring_sources): a TMA producer, cooperative 128-row tiles (warpgroup c adds
+  // the rows of stage c of each peer), 16-bit D (a source stage fills a B stage).
+  constexpr bool kRingSources = kRouted && TmaLoads && !kSplitN && !PingPong && TileM == 128 && sizeof(TD) == 2;
+  static_assert(!kRingSources || has_gmma_input_v<TD>, "gemm_sm90_fused_kernel: a ring source is __nv_bfloat16 or __half");
   static_assert(!kRouted || TmaLoads, "gemm_sm90_fused_kernel: a tile-routing epilogue publishes from the TMA producer's idle warp");
   using Scheduler = GemmTileScheduler<TileM, TileN, ClusterM>;
   Scheduler scheduler(p.epilogue.m, p.epilogue.n, p.l);
@@ -422,6 +492,7 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
             copy(p.tma_b.with(full, multicast), tma_b.partition_S(origin(MajorB, kt * kTileK, tile.n_block, tile.batch)),
                  tma_b.partition_D(sB(_, _, _, s)));
           }
+          if constexpr (kRingSources) load_ring_sources<TD, TileM, TileN, ClusterM>(p.tma_c, ring, state, smem.b.tensor(), fusion, tile, cta_rank);
         }
       }
     } else {
@@ -467,18 +538,10 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
     }
     // Routed: warp 1 (idle under TMA) publishes each tile once the consumers stored it, so the
     // release that publishing needs never stalls the math warps; warp 2 waits for the peers'
-    // partials of the next tile of own rows, brings them into L2 while its mainloop runs, and
-    // tells the consumers (kOwnReadyBarrier) that they may reduce it: one acquire per tile
-    // instead of one per consumer warp and peer (8192^3, the fused kernel alone, same call:
-    // 842/858 -> 834/840 us over 2 H100s, 497/495 -> 493/488 over 4;
-    // bench/results/dist_rs_ab_h100x4_2026-11-27.txt).
+    // partials of the next tile of own rows and brings them into L2 while its mainloop runs.
     if constexpr (kRouted) {
       const int warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;
-      auto prefetch = [&](GemmTile const& tile) {
-        epilogue::route_prefetch<TileM, TileN>(fusion, tile.m_block, tile.n_block, lane);
-        if constexpr (kReducesOwnTiles)  // route_own_tile: route_prefetch waited for its chunks
-          if (epilogue::route_own_tile<TileM, TileN>(fusion, tile.m_block, tile.n_block)) arch::named_barrier_arrive(kOwnReadyBarrier, 256 + 32);
-      };
+      auto prefetch = [&](GemmTile const& tile) { epilogue::route_prefetch<TileM, TileN>(fusion, tile.m_block, tile.n_block, lane); };
       if (warp == 1 || warp == 2) {
         if (warp == 2 && first < tiles) prefetch(scheduler.work(first, cta_rank, splits, k_tiles).tile);
         for (int t = first; t < tiles; t += step) {
@@ -536,13 +599,10 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
                                   p.epilogue.m - tile.m_block, group_thread, barrier, smem.last_split[PingPong ? consumer : 0]))
           continue;  // another split of this tile finishes it
       }
-      // Routed, a tile of this rank's own rows only: once warp 2 saw the peers' partials arrive,
-      // reduce on the way out (epilogue/gemm_reduce_scatter.hpp).
-      [[maybe_unused]] bool own_tile = false;
-      if constexpr (kReducesOwnTiles) {
-        own_tile = epilogue::route_own_tile<TileM, TileN>(fusion, tile.m_block, tile.n_block);
-        if (own_tile) arch::named_barrier_sync(kOwnReadyBarrier, 256 + 32);
-      }
+      // Routed, a cluster tile of this rank's own rows only: its peers' partials follow its
+      // k-blocks in the ring; the sums leave for `out` (epilogue/gemm_reduce_scatter.hpp).
+      [[maybe_unused]] int sources = 0;
+      if constexpr (kRingSources) sources = epilogue::route_ring_sources<TileM, ClusterM>(fusion, tile.m_block - cta_rank * TileM);
       CUTE_DSL_UNROLL
       for (int h = 0; h < int(size<1>(acc)); ++h) {  // 64-row atom blocks of this thread's share
         CUTE_DSL_UNROLL
@@ -556,9 +616,10 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
                                                        tile.n_block, tile.batch, thread_in_wg % 32);
             if constexpr (kRouted) {
               unsigned char* stage = epilogue_stage + (threadIdx.x / 32 - 4) * kGemmEpilogueStageBytesPerWarp;
-              if constexpr (kReducesOwnTiles)
-                if (own_tile) {
-                  epilogue::route_block_own<kAccN>(fusion, acc_tree, tCcC(_, h, n), tile.m_block, tile.n_block, thread_in_wg % 32, stage);
+              if constexpr (kRingSources)
+                if (sources > 0) {  // this rank's partial as T (as it would be stored), summed below
+                  CUTE_DSL_UNROLL
+                  for (int v = 0; v < int(size(acc_tree)); ++v) acc_tree(v) = static_cast<float>(TD(acc_tree(v)));
                   continue;
                 }
               epilogue::route_block<kAccN>(fusion, acc_tree, tCcC(_, h, n), tile.m_block, tile.n_block, thread_in_wg % 32, stage);
@@ -584,12 +645,23 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
             gemm_store_accumulators<TD, kAccN>(acc_hn, crd_hn, p.epilogue, tile.m_block, tile.n_block, tile.batch);
         }
       }
+      if constexpr (kRingSources) {
+        if (sources > 0) {
+          add_ring_sources<TD, TileN>(ring, state, smem.b.tensor(), acc, tCcC, sources, consumer, thread_in_wg, kSourceBarrier + consumer);
+          CUTE_DSL_UNROLL
+          for (int h = 0; h < int(size<1>(acc)); ++h)
+            CUTE_DSL_UNROLL
+            for (int n = 0; n < int(size<2>(acc)); ++n)
+              epilogue::route_store_own<kAccN>(fusion, acc(_, h, n), tCcC(_, h, n), tile.m_block, tile.n_block, thread_in_wg % 32,
+                                               epilogue_stage + (threadIdx.x / 32 - 4) * kGemmEpilogueStageBytesPerWarp);
+        }
+      }
       if constexpr (kRouted) {
+        const bool summed = sources > 0;  // own rows already in `out`
         arch::named_barrier_sync(kHandOffBarrier, 256 + 64);  // to the helper warps
-        if (!own_tile)
-          epilogue::route_finish<TileM, TileN>(fusion, tile.m_block, tile.n_block, int(threadIdx.x) - 128,
-                                                                           kRouteBarrier, 256);
-        epilogue::route_count_reduced(fusion, fusion.schedule, tile.m_block, tile.n_block, !own_tile, int(threadIdx.x) - 128,
+        if (!summed)
+          epilogue::route_finish<TileM, TileN>(fusion, tile.m_block, tile.n_block, int(threadIdx.x) - 128, kRouteBarrier, 256);
+        epilogue::route_count_reduced(fusion, fusion.schedule, tile.m_block, tile.n_block, !summed, int(threadIdx.x) - 128,
                                       kRouteBarrier, 256);
       }
     }

@@ -332,6 +332,14 @@ cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t st
   } else {
     p.tma_a.desc = p.tma_b.desc = TmaDescriptor{};
   }
+  if constexpr (epilogue::RoutesTiles<Fusion> && sizeof(TD) == 2 && TmaLoads && TileM == 128 && !PingPong) {
+    // The peers' partials of this rank's rows, (columns, rows, slot), for the kernel's ring
+    // sources (epilogue::route_ring_sources): 64 x 64 boxes, as a K-major operand's.
+    const dist::ReduceScatterLayout& l = fusion.layout;
+    if (epilogue::route_ring_sources_possible(fusion))
+      p.tma_c.desc = gemm_operand_map(epilogue::route_received_slots(fusion), GmmaMajor::K, l.owners().max_rows(), l.n, l.world - 1, l.n,
+                                      l.slot_elements(), GemmSm90Source<TD, TileN>::kRows);
+  }
   p.box_a = gemm_operand_box(a.a, MajorA, s.m, s.k, s.l, a.lda, a.batch_stride_a);
   p.box_b = gemm_operand_box(a.b, MajorB, s.n, s.k, s.l, a.ldb, a.batch_stride_b);
   const GemmTileScheduler<TileM, TileN, ClusterM> tiles(s.m, s.n, s.l);

@@ -60,6 +60,41 @@ struct GemmSm90Operand {
   static_assert(Atom::transaction_bytes == stage_bytes, "GemmSm90Operand: the TMA atom must fill the whole stage");
 };
 
+// An epilogue source (16-bit data the epilogue adds to the accumulators, e.g. a peer's partial
+// product of the tile): 64 tile rows x TileN columns per ring stage, in the stage's B buffer (the
+// same bytes when A, B and D are 16-bit), loaded by TMA between two tiles' k-blocks. Laid out as
+// the K-major 128-byte swizzle atom (8 rows x 64 columns) tiled to (64, TileN), column blocks of
+// 64 x 64 one after the other: one TMA box of (64 columns, 64 rows) per block, and the same
+// swizzle that the epilogue's ldmatrix reads assume (gemm_add_source_block).
+//   Stage:     Sw<3,m,3> o (64, TileN):(64, (1, 4096))        (row, column) as the epilogue reads it
+//   TmaStage:  the same with its modes in the tensor map's order (columns, rows, batch)
+template <class TD, int TileN>
+struct GemmSm90Source {
+  static constexpr int kRows = 64;
+  static constexpr auto atom = gmma_smem_atom<TD, GmmaMajor::K, GmmaLayoutType::sw128>();
+  using Swizzle = remove_cvref_t<decltype(atom.layout_a())>;
+  using Stage = decltype(tile_to_shape(atom, make_shape(Int<kRows>{}, Int<TileN>{})));
+  CUTE_DSL_HOST_DEVICE static constexpr auto tma_stage() {
+    constexpr auto plain = Stage{}.layout_b();
+    constexpr auto flat = coalesce(make_layout(layout<1>(plain), layout<0>(plain)), make_tuple(Int<1>{}, Int<1>{}));
+    return composition(Swizzle{}, make_layout(layout<0>(flat), layout<1>(flat), make_layout(Int<1>{}, Int<0>{})));
+  }
+  using TmaStage = decltype(tma_stage());
+  using Atom = TmaLoadAtom<TD, TmaStage, 1>;
+  static constexpr unsigned stage_bytes = unsigned(kRows * TileN * int(sizeof(TD)));
+  static_assert(Atom::transaction_bytes == stage_bytes, "GemmSm90Source: the TMA atom must fill the whole stage");
+};
+
+// The kernel parameter's source atom: GemmSm90Source's for 16-bit D, else an unused descriptor.
+template <class TD, int TileN, bool = has_gmma_input_v<TD>>
+struct GemmSm90SourceAtom {
+  using type = TmaDescriptor;
+};
+template <class TD, int TileN>
+struct GemmSm90SourceAtom<TD, TileN, true> {
+  using type = typename GemmSm90Source<TD, TileN>::Atom;
+};
+
 // The warpgroup arrangement of the consumers, as a TiledMMA.
 //   cooperative (TileM 128): two warpgroups stacked along M, 64 rows each, all TileN columns.
 //   split-N (TileM 64):      two warpgroups side by side along N, TileN/2 columns each.

@@ -67,9 +67,13 @@ class TmaPipeline {
 
   // Producer (the one issuing thread): waits until stage s.index() is empty in this CTA, then
   // announces the stage's transaction bytes (one arrival on FULL).
-  CUTE_DSL_DEVICE void producer_acquire(const State& s) const {
+  CUTE_DSL_DEVICE void producer_acquire(const State& s) const { producer_acquire(s, params_.transaction_bytes); }
+  // The same for a stage that receives other bytes this time (e.g. an epilogue's source loaded
+  // through a GEMM's operand ring, without multicast). @pre every CTA that releases to this one
+  // uses the stage alike (same position in the ring), so that the releases still pair up
+  CUTE_DSL_DEVICE void producer_acquire(const State& s, cuda::std::uint32_t bytes) const {
     arch::mbarrier_wait(&storage_->empty[s.index()], s.phase());
-    arch::mbarrier_arrive_expect_tx(&storage_->full[s.index()], params_.transaction_bytes);
+    arch::mbarrier_arrive_expect_tx(&storage_->full[s.index()], bytes);
   }
 
   // Non-blocking check before producer_acquire (to overlap other work): is stage s empty?
