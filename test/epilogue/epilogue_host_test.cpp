@@ -134,6 +134,10 @@ TEST(EpilogueHost, AuxStoresWriteEveryElementInTheirLayout) {
   for (int c = 0; c < kN; ++c) EXPECT_TRUE(std::isnan(pre[c * ld + kM])) << "padding row written";
 }
 
+// A max reduction starts from -inf, a constant (the same expression compiles under NVRTC:
+// test/jit's epilogue constructs).
+static_assert(ep::MaxOp::identity<float>() == -__builtin_huge_valf() && ep::MaxOp::identity<double>() == -__builtin_huge_val());
+
 TEST(EpilogueHost, ReductionsFoldIntoTheirOutputs) {
   std::vector<float> rsum(kM * kL, 0.f), rmax(kM * kL, -INFINITY), ramax(kM * kL, 0.f);
   std::vector<float> csum(kN * kL, 1.f), cmax(kN * kL, -INFINITY), camax(kN * kL, 0.f);  // csum starts at 1: folded into
