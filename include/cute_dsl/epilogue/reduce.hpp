@@ -31,8 +31,8 @@ struct SumOp {
 struct MaxOp {
   static constexpr int kId = 1;
   // -inf, by its bits: every compiler here has __builtin_bit_cast (C++20), constexpr. NVRTC has
-  // no __builtin_huge_val*, and <cuda/std/limits> cost each JIT compile of a fused GEMM 0.06-0.1 s
-  // (of ~0.25 s for the GEMM's and the epilogue's headers under NVRTC, build machine, 2026-11-27).
+  // no __builtin_huge_val*, and <cuda/std/limits> made NVRTC's parse of the GEMM's and the
+  // epilogue's headers 0.25-0.31 s instead of 0.20 s (a probe, build machine, 2026-11-27).
   template <class V> CUTE_DSL_HOST_DEVICE static constexpr V identity() {
     if constexpr (is_same_v<V, double>) return __builtin_bit_cast(double, 0xfff0000000000000ull);
     else return V(__builtin_bit_cast(float, 0xff800000u));
