@@ -33,7 +33,10 @@ struct GemmEpilogueParams {
 }  // namespace cute_dsl::kernels
 
 #include "cute_dsl/arch/sm75/ldmatrix.hpp"
+#include "cute_dsl/arch/sm90/gmma_layout.hpp"
 #include "cute_dsl/arch/sm90/stmatrix.hpp"
+#include "cute_dsl/layout/algebra.hpp"
+#include "cute_dsl/tensor/tensor.hpp"
 
 namespace cute_dsl::kernels {
 
@@ -141,21 +144,41 @@ CUTE_DSL_DEVICE void gemm_store_accumulators(Acc const& acc, Crd const& crd, con
 // Shared memory each warp needs for gemm_store_accumulators_staged: a 16 x 64 block of 16-bit D.
 inline constexpr int kGemmEpilogueStageBytesPerWarp = 16 * 64 * 2;
 
+// A warp's stage as a tensor: 16 rows x 64 columns of 16-bit TD, row-major under the 128-byte
+// swizzle of the operand rings and GemmSm90Source (gmma_smem_atom's) -- each row one 128-byte
+// line whose 16-byte chunks are permuted by the row (mod 8), so that neither 8 rows' pair writes
+// in the same columns nor 16-byte row reads hit a bank twice. One flat row mode: the atom tiled
+// to (16, 64) splits the row in (8, 2) and costs each address a division (SASS: ~100 more
+// integer instructions per GEMM kernel); the offsets are the same.
+template <class TD>
+CUTE_DSL_DEVICE auto gemm_stage_block(unsigned char* stage) {
+  static_assert(sizeof(TD) == 2, "gemm_stage_block: 16-bit elements (64 columns = one 128-byte row)");
+  using Swizzle = remove_cvref_t<decltype(gmma_smem_atom<TD, GmmaMajor::K, GmmaLayoutType::sw128>().layout_a())>;
+  constexpr auto layout = composition(Swizzle{}, make_layout(make_shape(Int<16>{}, Int<64>{}), make_stride(Int<64>{}, Int<1>{})));
+  return make_tensor(make_smem_ptr(reinterpret_cast<TD*>(stage)), layout);
+}
+// Its 16 bytes from (r, 8 k): a row's 16-byte chunk k.
+template <class Stage>
+CUTE_DSL_DEVICE uint128_t& gemm_stage_chunk(Stage const& stage, int r, int k) {
+  return *reinterpret_cast<uint128_t*>(&stage(r, 8 * k));
+}
+
 // Calls f(v, slot) for each pair of fragment values (v, v + 1) in the warp's 16 x 64 block b, slot
-// being the pair's place in the warp's stage: row r's 16-byte chunk k at r * 128 + (k ^ (r % 8)) * 16.
+// being the pair's place in the warp's stage (gemm_stage_block).
 template <class TD, class Crd, class F>
 CUTE_DSL_DEVICE void gemm_for_stage_pairs(Crd const& crd, int b, unsigned char* stage, F&& f) {
   // The thread's place in its warp's 16 x 64 block, once; each value adds its static offset (the
   // wgmma layout keeps a warp's values inside its 16-row band and a value's column offset within
   // a 64-column block below 64 - c0: no wrap). Taking % per value kept every result live (spills).
   const int r0 = int(get<0>(crd(0))) % 16, c0 = int(get<1>(crd(0))) % 8;
+  const auto block = gemm_stage_block<TD>(stage);
 #pragma unroll
   for (int i = 0; i < 2; ++i) {
 #pragma unroll
     for (int j = 0; j < 8; ++j) {
       const int v = 4 * (8 * b + j) + 2 * i;
       const int r = r0 + gemm_value_row_offset(crd, v), cc = c0 + gemm_value_col_offset(crd, v) % 64;
-      f(v, reinterpret_cast<GemmOutputPair<TD>*>(stage + r * 128 + (((cc / 8) ^ (r % 8)) * 16) + 2 * (cc % 8)));
+      f(v, reinterpret_cast<GemmOutputPair<TD>*>(&block(r, cc)));
     }
   }
 }
@@ -172,8 +195,7 @@ CUTE_DSL_DEVICE bool gemm_fragment_in_matrix_order(Crd const& crd, int lane) {
 
 // The warp's 16 x 64 block b (columns 64 b .. 64 b + 63 of the accumulator block `acc`, coordinates
 // `crd`) times alpha, rounded to TD, into its shared-memory block `stage` (kGemmEpilogueStageBytesPerWarp
-// bytes): row r's 16-byte chunk k at r * 128 + (k ^ (r % 8)) * 16, so that neither the writes nor
-// 16-byte row reads hit a bank twice. stmatrix where the fragment is in its order (4 instructions,
+// bytes, gemm_stage_block). stmatrix where the fragment is in its order (4 instructions,
 // one address per lane), else one 4-byte store per pair of columns (16 addresses per lane: kept
 // live across tiles, they spilled in the reduce-scatter's epilogue).
 // @pre every lane of the warp calls it; @post the caller __syncwarp()s before reading the stage
@@ -181,6 +203,7 @@ template <class TD, class Acc, class Crd>
 CUTE_DSL_DEVICE void gemm_stage_accumulator_block(Acc const& acc, Crd const& crd, int b, float alpha, int lane, unsigned char* stage) {
   static_assert(sizeof(TD) == 2, "gemm_stage_accumulator_block: 16-bit D only (64 columns = one 128-byte row)");
   if (gemm_fragment_in_matrix_order(crd, lane)) {
+    const auto block = gemm_stage_block<TD>(stage);
     // Matrix m of step jj holds rows (m % 2) * 8 .. + 8 of column group jj + m / 2; lane t names
     // row t % 8 of matrix t / 8 -- the same swizzled 16-byte chunk the pair stores write.
 #pragma unroll
@@ -193,7 +216,7 @@ CUTE_DSL_DEVICE void gemm_stage_accumulator_block(Acc const& acc, Crd const& crd
         regs[m] = *reinterpret_cast<const unsigned*>(&pair);
       }
       const int m = lane / 8, r = (m % 2) * 8 + lane % 8, chunk = jj + m / 2;
-      SM90_U32x4_STSM_N::copy(regs[0], regs[1], regs[2], regs[3], *reinterpret_cast<uint128_t*>(stage + r * 128 + ((chunk ^ (r % 8)) * 16)));
+      SM90_U32x4_STSM_N::copy(regs[0], regs[1], regs[2], regs[3], gemm_stage_chunk(block, r, chunk));
     }
     return;
   }
@@ -265,6 +288,7 @@ CUTE_DSL_DEVICE void gemm_store_accumulators_staged(Acc const& acc, Crd const& c
                        (!read_c || (p.ldc % 8 == 0 && p.batch_stride_c % 8 == 0 && reinterpret_cast<unsigned long long>(p.c) % 16 == 0));
   TD* d = p.d + batch * p.batch_stride_d;
   const TD* c = read_c ? p.c + batch * p.batch_stride_c : nullptr;
+  const auto block = gemm_stage_block<TD>(stage);
 #pragma unroll
   for (int b = 0; b < N / 64; ++b) {  // 64-column blocks: 8 groups of 8 columns
     const int bcol = col0 + gemm_value_col(crd, 4 * 8 * b) / 64 * 64;  // the block's first column in the tile
@@ -276,8 +300,7 @@ CUTE_DSL_DEVICE void gemm_store_accumulators_staged(Acc const& acc, Crd const& c
 #pragma unroll
       for (int it = 0; it < 4; ++it) {
         const int r = it * 4 + lane / 8, chunk = lane % 8;
-        *reinterpret_cast<uint4*>(stage + r * 128 + ((chunk ^ (r % 8)) * 16)) =
-            *reinterpret_cast<const uint4*>(c + (wrow + r) * p.ldc + bcol + 8 * chunk);
+        reinterpret_cast<uint4&>(gemm_stage_chunk(block, r, chunk)) = *reinterpret_cast<const uint4*>(c + (wrow + r) * p.ldc + bcol + 8 * chunk);
       }
       __syncwarp();
     }
@@ -298,7 +321,7 @@ CUTE_DSL_DEVICE void gemm_store_accumulators_staged(Acc const& acc, Crd const& c
 #pragma unroll
     for (int it = 0; it < 4; ++it) {  // 16 rows x 8 chunks = 128 chunks of 16 bytes, 32 per step
       const int r = it * 4 + lane / 8, chunk = lane % 8;
-      const uint4 v = *reinterpret_cast<const uint4*>(stage + r * 128 + ((chunk ^ (r % 8)) * 16));
+      const uint4 v = reinterpret_cast<const uint4&>(gemm_stage_chunk(block, r, chunk));
       *reinterpret_cast<uint4*>(d + (wrow + r) * p.ldd + bcol + 8 * chunk) = v;
     }
     __syncwarp();  // the next block overwrites the stage
