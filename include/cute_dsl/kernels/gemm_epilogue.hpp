@@ -12,7 +12,9 @@
 #pragma once
 
 #include "cute_dsl/config.hpp"
+#include "cute_dsl/arch/sm90/gmma_layout.hpp"
 #include "cute_dsl/container/tuple.hpp"
+#include "cute_dsl/layout/algebra.hpp"
 
 namespace cute_dsl::kernels {
 
@@ -28,14 +30,24 @@ struct GemmEpilogueParams {
   float alpha, beta;
 };
 
+// The 16-bit epilogue's per-warp stage: 16 rows x 64 columns of TD, row-major under the 128-byte
+// swizzle of the operand rings and GemmSm90Source (gmma_smem_atom's) -- each row one 128-byte
+// line whose 16-byte chunks are permuted by the row (mod 8), so that neither 8 rows' pair writes
+// in the same columns nor 16-byte row reads hit a bank twice. One flat row mode (the atom tiled
+// to (16, 64) splits the row in (8, 2); same offsets, same SASS here).
+template <class TD>
+CUTE_DSL_HOST_DEVICE constexpr auto gemm_stage_layout() {
+  static_assert(sizeof(TD) == 2, "gemm_stage_layout: 16-bit elements (64 columns = one 128-byte row)");
+  using Swizzle = remove_cvref_t<decltype(gmma_smem_atom<TD, GmmaMajor::K, GmmaLayoutType::sw128>().layout_a())>;
+  return composition(Swizzle{}, make_layout(make_shape(Int<16>{}, Int<64>{}), make_stride(Int<64>{}, Int<1>{})));
+}
+
 #if defined(__CUDACC__) || defined(__CUDACC_RTC__)
 
 }  // namespace cute_dsl::kernels
 
 #include "cute_dsl/arch/sm75/ldmatrix.hpp"
-#include "cute_dsl/arch/sm90/gmma_layout.hpp"
 #include "cute_dsl/arch/sm90/stmatrix.hpp"
-#include "cute_dsl/layout/algebra.hpp"
 #include "cute_dsl/tensor/tensor.hpp"
 
 namespace cute_dsl::kernels {
@@ -144,18 +156,10 @@ CUTE_DSL_DEVICE void gemm_store_accumulators(Acc const& acc, Crd const& crd, con
 // Shared memory each warp needs for gemm_store_accumulators_staged: a 16 x 64 block of 16-bit D.
 inline constexpr int kGemmEpilogueStageBytesPerWarp = 16 * 64 * 2;
 
-// A warp's stage as a tensor: 16 rows x 64 columns of 16-bit TD, row-major under the 128-byte
-// swizzle of the operand rings and GemmSm90Source (gmma_smem_atom's) -- each row one 128-byte
-// line whose 16-byte chunks are permuted by the row (mod 8), so that neither 8 rows' pair writes
-// in the same columns nor 16-byte row reads hit a bank twice. One flat row mode: the atom tiled
-// to (16, 64) splits the row in (8, 2) and costs each address a division (SASS: ~100 more
-// integer instructions per GEMM kernel); the offsets are the same.
+// A warp's stage (kGemmEpilogueStageBytesPerWarp bytes) as a tensor of gemm_stage_layout.
 template <class TD>
 CUTE_DSL_DEVICE auto gemm_stage_block(unsigned char* stage) {
-  static_assert(sizeof(TD) == 2, "gemm_stage_block: 16-bit elements (64 columns = one 128-byte row)");
-  using Swizzle = remove_cvref_t<decltype(gmma_smem_atom<TD, GmmaMajor::K, GmmaLayoutType::sw128>().layout_a())>;
-  constexpr auto layout = composition(Swizzle{}, make_layout(make_shape(Int<16>{}, Int<64>{}), make_stride(Int<64>{}, Int<1>{})));
-  return make_tensor(make_smem_ptr(reinterpret_cast<TD*>(stage)), layout);
+  return make_tensor(make_smem_ptr(reinterpret_cast<TD*>(stage)), gemm_stage_layout<TD>());
 }
 // Its 16 bytes from (r, 8 k): a row's 16-byte chunk k.
 template <class Stage>

@@ -81,7 +81,7 @@ struct GemmSm90Params {
   int split_from;
   // An epilogue source through the ring (GemmSm90Source): a tile-routing tree's peers' partials,
   // (columns, rows, slot) boxes of 64 x 64. Last, so that the plain GEMM's fields keep their
-  // offsets (the JIT's exported C twin); unused (zero) elsewhere.
+  // offsets (the JIT's exported C twin); not read by kernels without such a tree.
   AtomC tma_c;
 };
 
