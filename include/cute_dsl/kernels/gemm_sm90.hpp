@@ -363,6 +363,14 @@ namespace gemm_sm90_impl {
 // (gemm_sm90_fused_kernel) passes an epilogue tree instead (epilogue/gemm_visit.hpp).
 struct NoFusion {};
 
+// Does this instantiation take a routed tree's own tiles' peer partials through the operand ring
+// (epilogue::route_ring_sources)? A tile-routing tree, TMA loads, cooperative 128-row tiles
+// (warpgroup c adds the rows of stage c of each peer), 16-bit D (a source stage fills a B stage).
+// The kernel and its launcher (which builds the sources' tensor map) ask the same question here.
+template <class Fusion, class TD, int TileM, bool PingPong, bool TmaLoads>
+inline constexpr bool kTakesRingSources =
+    epilogue::RoutesTiles<Fusion> && TmaLoads && !PingPong && TileM == 128 && sizeof(TD) == 2;
+
 // The kernel's body, shared by the plain and the fused kernel. Inlined into each, so that the
 // plain kernel's code is what it was before the fused one existed (same SASS: checked with
 // `nvcc -cubin` before and after, 2026-11-25).
@@ -443,10 +451,8 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
   constexpr unsigned kRouteBarrier = 7;    // the 256 consumer threads (1: split-K; 2, 3: ping-pong)
   constexpr unsigned kHandOffBarrier = 8;  // the consumers and the two helper warps, per tile
   constexpr unsigned kSourceBarrier = 9;  // + consumer: a consumer warpgroup has read a source stage
-  // Routed cluster tiles of own rows only add their peers' partials from the operand ring
-  // (epilogue::route_ring_sources): a TMA producer, cooperative 128-row tiles (warpgroup c adds
-  // the rows of stage c of each peer), 16-bit D (a source stage fills a B stage).
-  constexpr bool kRingSources = kRouted && TmaLoads && !kSplitN && !PingPong && TileM == 128 && sizeof(TD) == 2;
+  // Routed cluster tiles of own rows only add their peers' partials from the operand ring.
+  constexpr bool kRingSources = kTakesRingSources<Fusion, TD, TileM, PingPong, TmaLoads>;
   static_assert(!kRingSources || has_gmma_input_v<TD>, "gemm_sm90_fused_kernel: a ring source is __nv_bfloat16 or __half");
   static_assert(!kRouted || TmaLoads, "gemm_sm90_fused_kernel: a tile-routing epilogue publishes from the TMA producer's idle warp");
   using Scheduler = GemmTileScheduler<TileM, TileN, ClusterM>;

@@ -332,7 +332,7 @@ cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t st
   } else {
     p.tma_a.desc = p.tma_b.desc = TmaDescriptor{};
   }
-  if constexpr (epilogue::RoutesTiles<Fusion> && sizeof(TD) == 2 && TmaLoads && TileM == 128 && !PingPong) {
+  if constexpr (gemm_sm90_impl::kTakesRingSources<Fusion, TD, TileM, PingPong, TmaLoads>) {
     // The peers' partials of this rank's rows, (columns, rows, slot), for the kernel's ring
     // sources (epilogue::route_ring_sources): 64 x 64 boxes, as a K-major operand's.
     const dist::ReduceScatterLayout& l = fusion.layout;
