@@ -1,11 +1,14 @@
 // A/B of two builds of the Hopper GEMM (the include tree is picked at compile time) against cuBLAS,
 // for same-card before/after comparisons: TN bf16 -> bf16, L2 flushed before each timed launch,
-// CUDA events, median of 20. Built by scripts/device/gemm_ab.sh, not by CMake.
+// CUDA events, median of 20. Built by scripts/device/gemm_ab.sh, not by CMake. GEMM_AB_SHAPES
+// ("MxNxK,...") replaces the shapes.
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
 #include <cute_dsl/kernels/gemm_sm90_launch.hpp>
 #include <algorithm>
+#include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <vector>
 using bf16 = __nv_bfloat16;
 using namespace cute_dsl;
@@ -18,8 +21,23 @@ __global__ void fill(bf16* p, long long n, unsigned seed) {
 }
 int main(int argc, char** argv) {
   const char* tag = argc > 1 ? argv[1] : "?";
-  int shapes[][3] = {{8192, 8192, 8192}, {16384, 16384, 4096}, {8192, 8192, 1024}, {4096, 4096, 4096},
-                     {2048, 2048, 2048}, {3000, 3000, 3000}, {4096, 1536, 4096}, {128, 8192, 8192}, {16, 4096, 4096}};
+  std::vector<std::array<int, 3>> shapes = {{8192, 8192, 8192}, {16384, 16384, 4096}, {8192, 8192, 1024}, {4096, 4096, 4096},
+                                            {2048, 2048, 2048}, {3000, 3000, 3000}, {4096, 1536, 4096}, {128, 8192, 8192}, {16, 4096, 4096}};
+  // GEMM_AB_SHAPES="MxNxK,MxNxK,...": these shapes instead.
+  if (const char* list = std::getenv("GEMM_AB_SHAPES"); list != nullptr && *list != 0) {
+    shapes.clear();
+    for (const char* p = list; *p != 0;) {
+      std::array<int, 3> s{};
+      int used = 0;
+      if (std::sscanf(p, "%dx%dx%d%n", &s[0], &s[1], &s[2], &used) != 3 || s[0] < 1 || s[1] < 1 || s[2] < 1) {
+        std::fprintf(stderr, "ERROR: GEMM_AB_SHAPES: expected MxNxK[,MxNxK...] at '%s'\n", p);
+        return 1;
+      }
+      shapes.push_back(s);
+      p += used;
+      if (*p == ',') ++p;
+    }
+  }
   void* flush; cudaMalloc(&flush, 512 << 20);
   cublasHandle_t h; cublasCreate(&h);
   for (auto& s : shapes) {
@@ -44,7 +62,9 @@ int main(int argc, char** argv) {
         if (it >= 3) t.push_back(ms);
       }
       std::sort(t.begin(), t.end());
-      printf("%s %s %dx%dx%d %.1f TFLOP/s\n", tag, impl ? "ours" : "cublas", m, n, k, 2.0 * m * n * k / (t[t.size() / 2] * 1e-3) / 1e12);
+      const float median_ms = t[t.size() / 2];
+      printf("%s %s %dx%dx%d %.1f TFLOP/s %.2f us\n", tag, impl ? "ours" : "cublas", m, n, k, 2.0 * m * n * k / (median_ms * 1e-3) / 1e12,
+             median_ms * 1e3);
     }
     cudaFree(a); cudaFree(b); cudaFree(d);
   }

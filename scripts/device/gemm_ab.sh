@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Same-card A/B of the Hopper GEMM: bench/gemm/gemm_ab.cu built against an older include tree and
-# against this checkout's, both run twice, alternating. On this (dev) machine, first:
+# against this checkout's, run ROUNDS times each (default 2), alternating. On this (dev) machine, first:
 #   mkdir -p .devcarry/old && git archive REV include | tar -x -C .devcarry/old   # .devcarry is git-ignored locally
 # then on the device machine (carry .devcarry):  bash scripts/device/gemm_ab.sh
+# Environment: OLD_INCLUDE (default .devcarry/old/include), ROUNDS, GEMM_AB_SHAPES ("MxNxK,...":
+# gemm_ab.cu's shapes), WAIT_FOR (a PID to wait for between building and timing, e.g. a build
+# of the tests started beside this one: timings with the CPUs busy would include late launches).
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 export PATH=$PATH:/usr/local/cuda/bin
@@ -11,5 +14,10 @@ flags="-std=c++20 -O3 -gencode arch=compute_90a,code=sm_90a -lcublas"
 nvcc $flags -I"$old" bench/gemm/gemm_ab.cu -o /tmp/gemm_ab_old >/tmp/gemm_ab_old.log 2>&1 &
 nvcc $flags -Iinclude bench/gemm/gemm_ab.cu -o /tmp/gemm_ab_new -Xptxas -v >/tmp/gemm_ab_new.log 2>&1 &
 wait
+[ -x /tmp/gemm_ab_old ] && [ -x /tmp/gemm_ab_new ] || { tail -20 /tmp/gemm_ab_old.log /tmp/gemm_ab_new.log; exit 1; }
 grep -E "spill" /tmp/gemm_ab_new.log | sort | uniq -c
-/tmp/gemm_ab_old old && /tmp/gemm_ab_new new && /tmp/gemm_ab_old old2 && /tmp/gemm_ab_new new2
+if [ -n "${WAIT_FOR:-}" ]; then while kill -0 "$WAIT_FOR" 2>/dev/null; do sleep 2; done; fi
+for r in $(seq 1 "${ROUNDS:-2}"); do
+  /tmp/gemm_ab_old "old$r" || exit 1
+  /tmp/gemm_ab_new "new$r" || exit 1
+done

@@ -27,26 +27,6 @@ TEST(GemmSm90, HeuristicBf16ToF32AlphaBetaBatched) {
   run_case<__nv_bfloat16, float>({1000, 1030, 520, 3, 0.75f, 0.25f}, {});
 }
 
-TEST(GemmSm90, HeuristicClustersOnlyWithSeveralWaves) {
-  EXPECT_EQ(gemm_sm90_heuristic({2048, 2048, 2048, 1}, 132).cluster_m, 1);  // 128 tiles of 128 x 256: one wave
-  EXPECT_EQ(gemm_sm90_heuristic({4096, 4096, 4096, 1}, 132).cluster_m, 2);
-  EXPECT_EQ(gemm_sm90_heuristic({4096, 4096, 4096, 1}, 132).tile_n, 256);
-  // 256 tiles of 128 x 192 (2 waves) beat 384 of 128 x 128 (3 waves) and 192 of 128 x 256 (2 waves
-  // of bigger tiles); no cluster for the narrower tiles.
-  const GemmSm90Config narrow = gemm_sm90_heuristic({4096, 1536, 4096, 1}, 132);
-  EXPECT_EQ(narrow.tile_n, 192);
-  EXPECT_EQ(narrow.cluster_m, 1);
-  EXPECT_EQ(gemm_sm90_heuristic({8192, 8192, 8192, 1}, 132).tile_n, 192);  // 21 waves of 128 x 192 against 16 of 128 x 256
-  EXPECT_EQ(gemm_sm90_heuristic({2048, 2048, 2048, 1}, 132).tile_n, 256);  // one wave against two
-  EXPECT_EQ(gemm_sm90_heuristic({1024, 1536, 4096, 1}, 132).tile_n, 128);   // 64 tiles of 192: split-K's regime
-  // Rows off 128-byte lines (3000 bf16 = 6000 bytes): the wide tile with B multicast.
-  const GemmSm90Config misaligned = gemm_sm90_heuristic({3000, 3000, 3000, 1}, 132, GmmaMajor::K, false);
-  EXPECT_EQ(misaligned.tile_n, 256);
-  EXPECT_EQ(misaligned.cluster_m, 2);
-  EXPECT_EQ(gemm_sm90_heuristic({3000, 3000, 3000, 1}, 132).cluster_m, 1);  // the same shape, aligned rows
-  EXPECT_EQ(gemm_sm90_heuristic({20000, 64, 3000, 1}, 132, GmmaMajor::K, false).tile_n, 64);  // narrow N stays narrow
-}
-
 TEST(GemmSm90, SkinnyMHeuristicPicks64RowTiles) {
   CUTE_DSL_REQUIRE_GPU(90);
   ASSERT_EQ(gemm_sm90_heuristic({64, 8192, 8192, 1}, 132).tile_m, 64);
@@ -96,48 +76,6 @@ TEST(GemmSm90, RejectsOnlyWhatCannotBeComputed) {
   EXPECT_TRUE(refused([](auto& x) { x.beta = 1.f; }));  // no C
   EXPECT_TRUE(refused([](auto& x) { x.lda = 11; }));    // rows overlap
   EXPECT_TRUE(refused([&](auto& x) { x.d = reinterpret_cast<float*>(a.data() + 2); }));  // D over A
-}
-
-// Split-K only where the tiles leave SMs idle, into ranges of at least 4 k-blocks, in variants
-// that have it (no cluster, tiles up to 128 x 128). No GPU needed.
-TEST(GemmSm90, SplitKHeuristic) {
-  const GemmSm90Config decode = gemm_sm90_heuristic({1, 4096, 4096, 1}, 132);
-  EXPECT_EQ(decode.splits, 2);  // 64 tiles of 64 x 64: two per SM's worth of work
-  // 4 tiles over a huge K: the split count that minimises 1/s + s x (partials read back) / K.
-  EXPECT_EQ(gemm_sm90_heuristic({128, 128, 65536, 1}, 132).splits, 12);
-  EXPECT_EQ(gemm_sm90_heuristic({64, 1000, 520, 1}, 132).splits, 1);    // 9 k-blocks: reading 2 partials back costs more than it saves
-  EXPECT_LE(gemm_sm90_heuristic({8192, 8192, 8192, 1}, 132).splits, 1);  // whole waves: no split
-  // 16 tiles of 128 x 256 fill the wave split 8 ways: one row of 128 to read back per split.
-  EXPECT_EQ(gemm_sm90_split_k({1, 4096, 4096, 1}, {256, 4, 1}, 132), 8);
-}
-
-// Tail split-K: only the last, partial wave's tiles are split. No GPU needed.
-TEST(GemmSm90, TailSplitPlan) {
-  // 144 tiles on 132 slots: 132 whole, the 12 left split 3 ways (1/3 + 3 x 480 / 4096 < 0.9).
-  const GemmSplitPlan tail = gemm_sm90_split_plan(144, 4096, 132);
-  EXPECT_EQ(tail.splits, 3);
-  EXPECT_EQ(tail.split_from, 132);
-  EXPECT_EQ(gemm_sm90_split_plan(144, 4096, 132, 2).splits, 2);  // the caller's bound
-  EXPECT_EQ(gemm_sm90_split_plan(144, 2048, 132).splits, 1);     // K too short to pay the read-back
-  EXPECT_EQ(gemm_sm90_split_plan(132, 4096, 132).splits, 1);     // whole waves
-  EXPECT_EQ(gemm_sm90_split_plan(200, 4096, 132).splits, 1);     // the last wave more than half full
-  EXPECT_EQ(gemm_sm90_split_plan(68, 1024, 66).splits, 1);       // short K: the read-back eats the gain
-  const GemmSplitPlan few = gemm_sm90_split_plan(16, 4096, 132);  // few tiles: every one split
-  EXPECT_EQ(few.splits, 3);
-  EXPECT_EQ(few.split_from, 0);
-  // The scheduler's units: 132 whole tiles, then 12 x 3 (tile, split) pairs in tile order.
-  GemmTileScheduler<128, 128, 1> scheduler(128 * 12, 128 * 12, 1);  // 144 tiles
-  scheduler.split_from = 132;
-  EXPECT_EQ(scheduler.units(3), 132 + 12 * 3);
-  const GemmWork whole = scheduler.work(131, 0, 3, 32);
-  EXPECT_EQ(whole.splits, 1);
-  EXPECT_EQ(whole.k_end - whole.k_begin, 32);
-  const GemmWork last = scheduler.work(132 + 12 * 3 - 1, 0, 3, 32);
-  EXPECT_EQ(last.splits, 3);
-  EXPECT_EQ(last.split, 2);
-  EXPECT_EQ(last.tile_index, 11);
-  EXPECT_EQ(last.k_begin, 22);  // 32 k-blocks: 11, 11, 10
-  EXPECT_EQ(last.k_end, 32);
 }
 
 // Operands TMA cannot describe (K and leading dimensions not multiples of 8, bases off the 16-byte

@@ -32,13 +32,10 @@
 #include "cute_dsl/kernels/gemm_device_buffer.hpp"
 #include "cute_dsl/kernels/gemm_sm90.hpp"
 #include "cute_dsl/kernels/gemm_sm90_configs.hpp"
+#include "cute_dsl/kernels/gemm_sm90_heuristic.hpp"
 #include "cute_dsl/kernels/gemm_sm90_stage.hpp"
 
 namespace cute_dsl::kernels {
-
-struct GemmShape {
-  int m, n, k, l;
-};
 
 template <class TA, class TD>
 struct GemmSm90Arguments {
@@ -68,128 +65,6 @@ struct GemmSm90Arguments {
   void* staging = nullptr;
   std::size_t staging_bytes = 0;
 };
-
-// Whether a variant can run an operand layout: 64-row tiles split B between the consumers at
-// TileN / 2 columns, which MN-major B needs to be whole 64-column blocks.
-inline bool gemm_sm90_config_supports(GemmSm90Config c, GmmaMajor major_b) {
-  return !(c.tile_m == 64 && major_b == GmmaMajor::MN && (c.tile_n / 2) % 64 != 0);
-}
-
-// Split-K (gemm_tile_scheduler.hpp), in two cases, both cutting a tile's K loop into ranges of at
-// least 4 k-blocks (256 of K):
-//   few tiles   tiles fill at most half of the wave (`per_wave` tiles run at once: decode, small
-//               outputs over a huge K): every tile split so that tiles x splits fits the wave;
-//   tail        several tiles per slot, and the last wave at most half full: only its tiles are
-//               split, across the slots the full waves leave idle (3000^3 in 128 x 256 tiles on
-//               66 clusters: 2 waves + 12 tiles).
-// A split tile takes 1/splits of a tile's time plus its reduction: the last split reads every
-// split's f32 partial tile back through L2, ~splits x 4 bytes per output row it holds against
-// the tile's 2 x K flops per output; with a few fixed costs per split (the ring refilled, the
-// counter) that is splits x kGemmSplitReadK x (rows read / TileM) / K tiles' time. 480: at 240
-// (an estimate from ~50 GB/s of partials per SM against ~5.7 TFLOP/s) the H100 sweep of
-// 2026-11-26 ran 256 x 1536 x 4096 12% slower in 128 x 64 tiles split 2 ways than in 64 x 64
-// tiles whole, which the model had ranked the other way. Decode reads back its few rows only, so
-// it splits as far as the wave allows. The split count minimises 1/splits + that, and a split is
-// made only where it saves at least a tenth of a tile.
-inline constexpr double kGemmSplitReadK = 480.0;
-struct GemmSplitPlan {
-  int splits = 1;            // ranges per split tile (1: none)
-  long long split_from = 0;  // the first split tile (tiles before it run whole)
-};
-// The time of a split tile, in tiles' time; `rows`: the fraction of the tile's rows in the output.
-inline double gemm_sm90_split_tile_time(int splits, int k, double rows = 1.0) {
-  return 1.0 / splits + splits * kGemmSplitReadK * rows / (k > 0 ? k : 1);
-}
-inline GemmSplitPlan gemm_sm90_split_plan(long long tiles, int k, long long per_wave, int max_splits = 32, double rows = 1.0) {
-  GemmSplitPlan plan{1, tiles};
-  if (tiles < 1 || per_wave < 1) return plan;
-  const long long tail = tiles % per_wave;
-  const bool few = tiles * 2 <= per_wave;
-  if (!few && (tail == 0 || tail * 2 > per_wave)) return plan;
-  long long cap = per_wave / (few ? tiles : tail);
-  const long long k_blocks = (k + 63) / 64;
-  if (cap > k_blocks / 4) cap = k_blocks / 4;
-  if (cap > max_splits) cap = max_splits;
-  double best = 0.9;  // at least a tenth of a tile saved
-  for (int splits = 2; splits <= cap; ++splits)
-    if (const double t = gemm_sm90_split_tile_time(splits, k, rows); t < best) best = t, plan.splits = splits;
-  if (plan.splits > 1) plan.split_from = few ? 0 : tiles - tail;
-  return plan;
-}
-// The time of `tiles` tiles in waves of `per_wave`, in tiles' time, with `plan`'s split.
-inline double gemm_sm90_split_waves(long long tiles, long long per_wave, int k, GemmSplitPlan plan, double rows = 1.0) {
-  const long long whole = plan.splits > 1 ? plan.split_from : tiles;
-  double waves = double((whole + per_wave - 1) / per_wave);
-  if (plan.splits > 1) waves += gemm_sm90_split_tile_time(plan.splits, k, rows);
-  return waves;
-}
-// The fraction of a TileM-row tile that M fills (below one tile: decode).
-inline double gemm_sm90_rows_held(int m, int tile_m) { return m < tile_m ? double(m) / tile_m : 1.0; }
-// The split the launcher makes of configuration `c` (tiles per wave: the SMs / the cluster).
-inline int gemm_sm90_split_k(GemmShape s, GemmSm90Config c, int sm_count) {
-  const long long tiles = (long long)((s.m + c.tile_m * c.cluster_m - 1) / (c.tile_m * c.cluster_m)) * ((s.n + c.tile_n - 1) / c.tile_n) * s.l;
-  return gemm_sm90_split_plan(tiles, s.k, sm_count / (c.cluster_m > 0 ? c.cluster_m : 1), 32, gemm_sm90_rows_held(s.m, c.tile_m)).splits;
-}
-
-// Picks the variant with the smallest estimated time: waves of tiles over the SMs (few tiles:
-// split-K's shorter wave counted, gemm_sm90_split_waves), each wave costing its tile area divided by
-// how close that tile shape gets to the 128 x 256 tile's speed (a smaller tile re-reads its
-// operands more often per flop). Clusters of 2 for the 128 x 256
-// tile when M has two row blocks and there is more than one wave of tiles; rows off 128-byte
-// lines switch to that tile and cluster (see below). 64-row tiles pay off for M <= 64, where a
-// 128-row tile would multiply zeros in half of its rows. Measurements: bench/results/gemm_notes.md.
-inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor major_b = GmmaMajor::K,
-                                          bool rows_128b_aligned = true) {
-  struct Candidate {
-    int tile_m, tile_n, stages;
-    double efficiency;
-  };
-  // The 128 x 192 tile runs as fast per flop as the 128 x 256 one (H100, 2026-11-26: 8192^3 1375
-  // us against 1463 for 128 x 256 in clusters of 2; cuBLAS 1366); it fills waves where the wide
-  // tile leaves them short (N = 1536: 8 columns of tiles instead of 6).
-  const Candidate candidates[] = {{128, 256, 4, 1.0}, {128, 192, 4, 1.0}, {128, 128, 6, 0.9}, {128, 64, 8, 0.75}, {64, 64, 12, 0.6}};
-  GemmSm90Config best{};
-  double best_cost = 0;
-  for (const Candidate& c : candidates) {
-    const GemmSm90Config config{c.tile_n, c.stages, 1, false, c.tile_m};
-    if (!gemm_sm90_config_supports(config, major_b)) continue;
-    const long long tiles = ((s.m + c.tile_m - 1) / c.tile_m) * ((s.n + c.tile_n - 1) / c.tile_n) * (long long)s.l;
-    // The 192-wide tile fills waves; where tiles fill less than half of one, split-K decides
-    // between the wide tile split and a narrow one whole, and the 192-wide tile split 2 ways lost
-    // to the 128 x 128 one whole (1024 x 1536 x 4096: 38.9 vs 35.1 us, H100).
-    if (c.tile_n == 192 && tiles * 2 <= sm_count) continue;
-    // Few tiles: their split counts (it decides between a wide tile split and a narrow one whole:
-    // 1024 x 1024 x 32768 ran 122 us in 128 x 256 tiles split 4 ways, 142 in 128 x 64 tiles whole,
-    // H100). A tail split is added after the choice, not in it: letting it favour the wide tile
-    // moved 4096 x 1536 x 4096 from 128 x 128 (74 us) to a clustered 128 x 256 (119 us).
-    const double rows = gemm_sm90_rows_held(s.m, c.tile_m);
-    const GemmSplitPlan few = tiles * 2 <= sm_count ? gemm_sm90_split_plan(tiles, s.k, sm_count, 32, rows) : GemmSplitPlan{1, tiles};
-    const double waves = gemm_sm90_split_waves(tiles, sm_count, s.k, few, rows);
-    const double cost = waves * c.tile_m * c.tile_n / c.efficiency;
-    if (best.tile_n == 0 || cost < best_cost) {
-      best_cost = cost;
-      best = config;
-    }
-  }
-  // Clusters of 2 (B multicast to both CTAs) pay off for the 128 x 256 tile once tiles queue up
-  // behind each other (several waves); in a single wave they only constrain placement. For the
-  // 128 x 128 tile they cost more than the B traffic they save (H100, 2026-11-25: 8192^3 478 vs
-  // 617 TFLOP/s, 4096 x 1536 x 4096 582 vs 671), except below.
-  const long long row_blocks = (s.m + 127) / 128;
-  const auto tiles_of = [&](int tile_n) { return row_blocks * ((s.n + tile_n - 1) / tile_n) * (long long)s.l; };
-  const bool several_waves = best.tile_m == 128 && row_blocks >= 2 && tiles_of(best.tile_n) > sm_count;
-  if (!rows_128b_aligned && best.tile_m == 128 && best.tile_n >= 128 && row_blocks >= 2 && tiles_of(256) > sm_count) {
-    // Rows that straddle 128-byte lines (a leading dimension or base off a multiple of 128 bytes)
-    // cost the TMA two line requests per 128-byte box row: the wide tile with B multicast asks
-    // for the fewest lines per flop (3000^3: 441 vs 281 TFLOP/s for 128 x 128 alone) -- when N
-    // fills 256-column tiles for several waves (a narrow N keeps its narrow tile).
-    best = GemmSm90Config{256, 4, 2, false, 128};
-  } else if (several_waves && best.tile_n == 256) {
-    best.cluster_m = 2;
-  }
-  best.splits = gemm_sm90_split_k(s, best, sm_count);
-  return best;
-}
 
 // Empty when the kernel can run these arguments; otherwise the rule they break. Only what cannot
 // be computed is refused: any M, N, K, L >= 1, any leading dimensions and batch strides that
@@ -378,7 +253,7 @@ cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t st
   // Split-K as asked (`splits`: at most that many ranges per split tile), where the waves on
   // this device's clusters leave room for it (gemm_sm90_split_plan).
   GemmSplitPlan plan =
-      gemm_sm90_split_plan(tiles.cluster_tiles(), s.k, max_clusters, splits > 1 ? splits : 1, gemm_sm90_rows_held(s.m, TileM * ClusterM));
+      gemm_sm90_plan_splits(s, GemmSm90Config{TileN, Stages, ClusterM, PingPong, TileM}, max_clusters * ClusterM, splits > 1 ? splits : 1);
   if constexpr (epilogue::RoutesTiles<Fusion>) plan = GemmSplitPlan{1, tiles.cluster_tiles()};  // a routed tile leaves whole, once
   p.splits = plan.splits, p.split_from = int(plan.split_from);
   p.partials = nullptr, p.tile_counters = nullptr;

@@ -1,0 +1,235 @@
+// The Hopper GEMM's choice of variant and split-K (kernels/gemm_sm90_launch.hpp launches it): two
+// models of a launch's time, stated here and measured in docs/design/gemm_sm90_parts.md.
+//   compute  waves of tiles over the SMs, each wave costing its tile area over how close that tile
+//            shape gets to the 128 x 256 tile's speed; split-K where the tiles leave SMs idle;
+//   stream   decode (M <= 64: one 64-row tile holds every row): the GEMM streams B, and its time is
+//            the HBM's rate or each CTA's ring, whichever is slower (gemm_sm90_stream_time).
+// Plain host C++ (no CUDA): host compilers and nvcc compile it alone, and host tests check the
+// choices without a GPU; under NVRTC (device code only) it is empty.
+#pragma once
+
+#include "cute_dsl/config.hpp"
+
+#if CUTE_DSL_HOST_ONLY_CODE
+
+#include "cute_dsl/arch/sm90/wgmma.hpp"
+#include "cute_dsl/kernels/gemm_sm90_configs.hpp"
+
+namespace cute_dsl::kernels {
+
+struct GemmShape {
+  int m, n, k, l;
+};
+
+// Whether a variant can run an operand layout: 64-row tiles split B between the consumers at
+// TileN / 2 columns, which MN-major B needs to be whole 64-column blocks.
+inline bool gemm_sm90_config_supports(GemmSm90Config c, GmmaMajor major_b) {
+  return !(c.tile_m == 64 && major_b == GmmaMajor::MN && (c.tile_n / 2) % 64 != 0);
+}
+
+// Split-K (gemm_tile_scheduler.hpp), in two cases, both cutting a tile's K loop into ranges of at
+// least 4 k-blocks (256 of K):
+//   few tiles   tiles fill at most half of the wave (`per_wave` tiles run at once: decode, small
+//               outputs over a huge K): every tile split so that tiles x splits fits the wave;
+//   tail        several tiles per slot, and the last wave at most half full: only its tiles are
+//               split, across the slots the full waves leave idle (3000^3 in 128 x 256 tiles on
+//               66 clusters: 2 waves + 12 tiles).
+// A split tile takes 1/splits of a tile's time plus its reduction: the last split reads every
+// split's f32 partial tile back through L2, ~splits x 4 bytes per output row it holds against
+// the tile's 2 x K flops per output; with a few fixed costs per split (the ring refilled, the
+// counter) that is splits x kGemmSplitReadK x (rows read / TileM) / K tiles' time. 480: at 240
+// (an estimate from ~50 GB/s of partials per SM against ~5.7 TFLOP/s) the H100 sweep of
+// 2026-11-26 ran 256 x 1536 x 4096 12% slower in 128 x 64 tiles split 2 ways than in 64 x 64
+// tiles whole, which the model had ranked the other way. The split count minimises 1/splits +
+// that, and a split is made only where it saves at least a tenth of a tile. Decode's few tiles
+// (M <= 64) are planned by the stream model instead (gemm_sm90_plan_splits).
+inline constexpr double kGemmSplitReadK = 480.0;
+struct GemmSplitPlan {
+  int splits = 1;            // ranges per split tile (1: none)
+  long long split_from = 0;  // the first split tile (tiles before it run whole)
+};
+// The time of a split tile, in tiles' time; `rows`: the fraction of the tile's rows in the output.
+inline double gemm_sm90_split_tile_time(int splits, int k, double rows = 1.0) {
+  return 1.0 / splits + splits * kGemmSplitReadK * rows / (k > 0 ? k : 1);
+}
+inline GemmSplitPlan gemm_sm90_split_plan(long long tiles, int k, long long per_wave, int max_splits = 32, double rows = 1.0) {
+  GemmSplitPlan plan{1, tiles};
+  if (tiles < 1 || per_wave < 1) return plan;
+  const long long tail = tiles % per_wave;
+  const bool few = tiles * 2 <= per_wave;
+  if (!few && (tail == 0 || tail * 2 > per_wave)) return plan;
+  long long cap = per_wave / (few ? tiles : tail);
+  const long long k_blocks = (k + 63) / 64;
+  if (cap > k_blocks / 4) cap = k_blocks / 4;
+  if (cap > max_splits) cap = max_splits;
+  double best = 0.9;  // at least a tenth of a tile saved
+  for (int splits = 2; splits <= cap; ++splits)
+    if (const double t = gemm_sm90_split_tile_time(splits, k, rows); t < best) best = t, plan.splits = splits;
+  if (plan.splits > 1) plan.split_from = few ? 0 : tiles - tail;
+  return plan;
+}
+// The time of `tiles` tiles in waves of `per_wave`, in tiles' time, with `plan`'s split.
+inline double gemm_sm90_split_waves(long long tiles, long long per_wave, int k, GemmSplitPlan plan, double rows = 1.0) {
+  const long long whole = plan.splits > 1 ? plan.split_from : tiles;
+  double waves = double((whole + per_wave - 1) / per_wave);
+  if (plan.splits > 1) waves += gemm_sm90_split_tile_time(plan.splits, k, rows);
+  return waves;
+}
+// The fraction of a TileM-row tile that M fills (below one tile: decode).
+inline double gemm_sm90_rows_held(int m, int tile_m) { return m < tile_m ? double(m) / tile_m : 1.0; }
+// The stream model (decode: every row of A in one 64-row tile), a sum of three costs (a sum, not
+// the largest: each one's latency grows as the others fill the memory system):
+//   ring   a CTA keeps its ring's stages in flight, so it finishes `stages` k-blocks per load
+//          latency (Little's law) -- few CTAs or a short ring leave the HBM idle;
+//   HBM    the operands' unique bytes at the rate decode GEMMs reach;
+//   fill   the TMA writes a box's rows past M as zeros into shared memory, each CTA at its own
+//          rate: a 128-row tile over M = 1 fills 127 rows of A per k-block (1 x 28672 x 4096 ran
+//          141 us in 128 x 64 tiles, 102 in 64 x 64 tiles, 95 in 64 x 128 tiles).
+// Compute (wgmma at the tile shape's efficiency) bounds it too. A split adds a fixed cost and the
+// last split's reads of the others' partials: one L2 round trip per chunk of 32 values and group
+// of splits (reduce_split in gemm_sm90.hpp). Fitted on an H100 by least squares on log time
+// (bench/results/gemm_split_probe_h100_2026-11-27.txt: 8 decode shapes in every variant at split
+// caps 1-32; the decode A/Bs of docs/design/gemm_sm90_parts.md "A stream model for decode"): 11%
+// RMS over 434 timed launches. Times in microseconds, without the launch's fixed cost (the same
+// for every choice).
+struct GemmStreamModel {
+  static constexpr double kLoadLatencyUs = 1.0;     // a TMA load from HBM, issue to arrival
+  static constexpr double kHbmBytesPerUs = 2.8e6;   // 2.8 TB/s of unique operand bytes
+  static constexpr double kFillBytesPerUs = 2.4e5;  // zero-filled box rows, per CTA (240 GB/s)
+  static constexpr double kSmFlopsPerUs = 6.0e6;    // one SM's wgmma rate in the 128 x 256 tile
+  static constexpr double kSplitFixedUs = 4.0;      // a split's counter, barriers and ring refill
+  static constexpr double kSplitRoundTripUs = 0.7;  // one L2 round trip of the last split's reads
+};
+// Whether the stream model chooses: one 64-row tile holds every row of A.
+inline bool gemm_sm90_streams_b(GemmShape s) { return s.m <= 64; }
+// The estimated time of configuration `c` split `splits` ways over `sm_count` SMs (stream model).
+inline double gemm_sm90_stream_time(GemmShape s, GemmSm90Config c, int splits, int sm_count) {
+  using Model = GemmStreamModel;
+  const int tile_m = c.tile_m, tile_n = c.tile_n, cluster = c.cluster_m > 0 ? c.cluster_m : 1;
+  const long long tiles = (long long)((s.m + tile_m - 1) / tile_m) * ((s.n + tile_n - 1) / tile_n) * s.l;
+  const long long units = tiles * splits, per_wave = sm_count / cluster * cluster;
+  const double waves = double((units + per_wave - 1) / per_wave);
+  const double k = double(s.k) / splits;
+  const double ring_us = waves * (k / 64.0) / c.stages * Model::kLoadLatencyUs;  // `stages` k-blocks per latency
+  const double hbm_us = ((double)s.m * s.k + (double)s.n * s.k + (double)s.m * s.n) * 2.0 * s.l / Model::kHbmBytesPerUs;
+  const double fill_rows = s.m < tile_m ? tile_m - s.m : 0;
+  const double fill_us = waves * fill_rows * k * 2.0 / Model::kFillBytesPerUs;
+  const double stream_us = ring_us + hbm_us + fill_us;
+  const double efficiency = tile_m == 64 ? (tile_n == 64 ? 0.6 : 0.7) : tile_n >= 192 ? 1.0 : tile_n == 128 ? 0.9 : 0.75;
+  const double compute_us = waves * 2.0 * tile_m * tile_n * k / (Model::kSmFlopsPerUs * efficiency);
+  double split_us = 0;
+  if (splits > 1) {
+    const int values = tile_m * tile_n / 256;  // per consumer thread
+    const int chunks = values < 32 ? 1 : values / 32, group = values <= 16 ? 4 : values <= 32 ? 2 : 1;
+    split_us = Model::kSplitFixedUs + chunks * ((splits + group - 1) / group) * Model::kSplitRoundTripUs;
+  }
+  return (stream_us > compute_us ? stream_us : compute_us) + split_us;
+}
+// The split the stream model picks for `c` (at most `max_splits`): where the tiles fill at most
+// half of the wave, the count with the least estimated time; ranges of at least 4 k-blocks.
+inline int gemm_sm90_stream_splits(GemmShape s, GemmSm90Config c, int sm_count, int max_splits = 32) {
+  const int cluster = c.cluster_m > 0 ? c.cluster_m : 1;
+  const long long tiles = (long long)((s.m + c.tile_m * cluster - 1) / (c.tile_m * cluster)) * ((s.n + c.tile_n - 1) / c.tile_n) * s.l;
+  const long long per_wave = sm_count / cluster;
+  if (tiles < 1 || tiles * 2 > per_wave) return 1;
+  long long cap = per_wave / tiles;
+  if (const long long k_blocks = (s.k + 63) / 64; cap > k_blocks / 4) cap = k_blocks / 4;
+  if (cap > max_splits) cap = max_splits;
+  int best = 1;
+  double best_us = gemm_sm90_stream_time(s, c, 1, sm_count);
+  for (int splits = 2; splits <= cap; ++splits)
+    if (const double us = gemm_sm90_stream_time(s, c, splits, sm_count); us < best_us) best_us = us, best = splits;
+  return best;
+}
+
+// The split the launcher makes of configuration `c` on `sm_count` SMs, at most `max_splits` ranges
+// per tile: decode by the stream model (every tile split, where the tiles fill at most half of
+// the wave); otherwise split-K's tile-time model (gemm_sm90_split_plan: few tiles, or the last
+// wave's). The heuristic and the launcher both ask this, so a chosen split is the launched one.
+inline GemmSplitPlan gemm_sm90_plan_splits(GemmShape s, GemmSm90Config c, int sm_count, int max_splits = 32) {
+  const int cluster = c.cluster_m > 0 ? c.cluster_m : 1;
+  const long long tiles = (long long)((s.m + c.tile_m * cluster - 1) / (c.tile_m * cluster)) * ((s.n + c.tile_n - 1) / c.tile_n) * s.l;
+  if (gemm_sm90_streams_b(s) && tiles * 2 <= sm_count / cluster) {
+    const int splits = gemm_sm90_stream_splits(s, c, sm_count, max_splits);
+    return GemmSplitPlan{splits, splits > 1 ? 0 : tiles};
+  }
+  return gemm_sm90_split_plan(tiles, s.k, sm_count / cluster, max_splits, gemm_sm90_rows_held(s.m, c.tile_m * cluster));
+}
+inline int gemm_sm90_split_k(GemmShape s, GemmSm90Config c, int sm_count) { return gemm_sm90_plan_splits(s, c, sm_count).splits; }
+
+// Picks the variant with the smallest estimated time: waves of tiles over the SMs (few tiles:
+// split-K's shorter wave counted, gemm_sm90_split_waves), each wave costing its tile area divided by
+// how close that tile shape gets to the 128 x 256 tile's speed (a smaller tile re-reads its
+// operands more often per flop). Clusters of 2 for the 128 x 256
+// tile when M has two row blocks and there is more than one wave of tiles; rows off 128-byte
+// lines switch to that tile and cluster (see below). 64-row tiles pay off for M <= 64, where a
+// 128-row tile would multiply zeros in half of its rows; there (M <= 64) the stream model decides.
+inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor major_b = GmmaMajor::K,
+                                          bool rows_128b_aligned = true) {
+  if (gemm_sm90_streams_b(s)) {
+    // Decode: every variant without clusters, each at its best split, by the stream model. (The
+    // compute model below ranked a 128 x 256 tile split 5 ways first at 1 x 6144 x 4096: 54 us
+    // against 30 for 64 x 64 tiles whole, H100 2026-11-27.)
+    GemmSm90Config best{};
+    double best_us = 0;
+    for (GemmSm90Config c : kGemmSm90Configs) {
+      if (c.cluster_m != 1 || c.ping_pong || !gemm_sm90_config_supports(c, major_b)) continue;
+      c.splits = gemm_sm90_stream_splits(s, c, sm_count);
+      if (const double us = gemm_sm90_stream_time(s, c, c.splits, sm_count); best.tile_n == 0 || us < best_us) best = c, best_us = us;
+    }
+    return best;
+  }
+  struct Candidate {
+    int tile_m, tile_n, stages;
+    double efficiency;
+  };
+  // The 128 x 192 tile runs as fast per flop as the 128 x 256 one (H100, 2026-11-26: 8192^3 1375
+  // us against 1463 for 128 x 256 in clusters of 2; cuBLAS 1366); it fills waves where the wide
+  // tile leaves them short (N = 1536: 8 columns of tiles instead of 6).
+  const Candidate candidates[] = {{128, 256, 4, 1.0}, {128, 192, 4, 1.0}, {128, 128, 6, 0.9}, {128, 64, 8, 0.75}, {64, 64, 12, 0.6}};
+  GemmSm90Config best{};
+  double best_cost = 0;
+  for (const Candidate& c : candidates) {
+    const GemmSm90Config config{c.tile_n, c.stages, 1, false, c.tile_m};
+    if (!gemm_sm90_config_supports(config, major_b)) continue;
+    const long long tiles = ((s.m + c.tile_m - 1) / c.tile_m) * ((s.n + c.tile_n - 1) / c.tile_n) * (long long)s.l;
+    // The 192-wide tile fills waves; where tiles fill less than half of one, split-K decides
+    // between the wide tile split and a narrow one whole, and the 192-wide tile split 2 ways lost
+    // to the 128 x 128 one whole (1024 x 1536 x 4096: 38.9 vs 35.1 us, H100).
+    if (c.tile_n == 192 && tiles * 2 <= sm_count) continue;
+    // Few tiles: their split counts (it decides between a wide tile split and a narrow one whole:
+    // 1024 x 1024 x 32768 ran 122 us in 128 x 256 tiles split 4 ways, 142 in 128 x 64 tiles whole,
+    // H100). A tail split is added after the choice, not in it: letting it favour the wide tile
+    // moved 4096 x 1536 x 4096 from 128 x 128 (74 us) to a clustered 128 x 256 (119 us).
+    const double rows = gemm_sm90_rows_held(s.m, c.tile_m);
+    const GemmSplitPlan few = tiles * 2 <= sm_count ? gemm_sm90_split_plan(tiles, s.k, sm_count, 32, rows) : GemmSplitPlan{1, tiles};
+    const double waves = gemm_sm90_split_waves(tiles, sm_count, s.k, few, rows);
+    const double cost = waves * c.tile_m * c.tile_n / c.efficiency;
+    if (best.tile_n == 0 || cost < best_cost) {
+      best_cost = cost;
+      best = config;
+    }
+  }
+  // Clusters of 2 (B multicast to both CTAs) pay off for the 128 x 256 tile once tiles queue up
+  // behind each other (several waves); in a single wave they only constrain placement. For the
+  // 128 x 128 tile they cost more than the B traffic they save (H100, 2026-11-25: 8192^3 478 vs
+  // 617 TFLOP/s, 4096 x 1536 x 4096 582 vs 671), except below.
+  const long long row_blocks = (s.m + 127) / 128;
+  const auto tiles_of = [&](int tile_n) { return row_blocks * ((s.n + tile_n - 1) / tile_n) * (long long)s.l; };
+  const bool several_waves = best.tile_m == 128 && row_blocks >= 2 && tiles_of(best.tile_n) > sm_count;
+  if (!rows_128b_aligned && best.tile_m == 128 && best.tile_n >= 128 && row_blocks >= 2 && tiles_of(256) > sm_count) {
+    // Rows that straddle 128-byte lines (a leading dimension or base off a multiple of 128 bytes)
+    // cost the TMA two line requests per 128-byte box row: the wide tile with B multicast asks
+    // for the fewest lines per flop (3000^3: 441 vs 281 TFLOP/s for 128 x 128 alone) -- when N
+    // fills 256-column tiles for several waves (a narrow N keeps its narrow tile).
+    best = GemmSm90Config{256, 4, 2, false, 128};
+  } else if (several_waves && best.tile_n == 256) {
+    best.cluster_m = 2;
+  }
+  best.splits = gemm_sm90_split_k(s, best, sm_count);
+  return best;
+}
+
+}  // namespace cute_dsl::kernels
+
+#endif  // CUTE_DSL_HOST_ONLY_CODE

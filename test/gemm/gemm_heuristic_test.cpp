@@ -1,0 +1,135 @@
+// The Hopper GEMM's choice of variant and split-K (kernels/gemm_sm90_heuristic.hpp), on the host:
+// the compute model's waves and clusters, split-K's plans, and the stream model for decode.
+#include <cute_dsl/kernels/gemm_sm90_heuristic.hpp>
+#include <cute_dsl/kernels/gemm_tile_scheduler.hpp>
+#include <gtest/gtest.h>
+
+namespace {
+
+using namespace cute_dsl;
+using namespace cute_dsl::kernels;
+
+TEST(GemmHeuristic, ClustersOnlyWithSeveralWaves) {
+  EXPECT_EQ(gemm_sm90_heuristic({2048, 2048, 2048, 1}, 132).cluster_m, 1);  // 128 tiles of 128 x 256: one wave
+  EXPECT_EQ(gemm_sm90_heuristic({4096, 4096, 4096, 1}, 132).cluster_m, 2);
+  EXPECT_EQ(gemm_sm90_heuristic({4096, 4096, 4096, 1}, 132).tile_n, 256);
+  // 256 tiles of 128 x 192 (2 waves) beat 384 of 128 x 128 (3 waves) and 192 of 128 x 256 (2 waves
+  // of bigger tiles); no cluster for the narrower tiles.
+  const GemmSm90Config narrow = gemm_sm90_heuristic({4096, 1536, 4096, 1}, 132);
+  EXPECT_EQ(narrow.tile_n, 192);
+  EXPECT_EQ(narrow.cluster_m, 1);
+  EXPECT_EQ(gemm_sm90_heuristic({8192, 8192, 8192, 1}, 132).tile_n, 192);  // 21 waves of 128 x 192 against 16 of 128 x 256
+  EXPECT_EQ(gemm_sm90_heuristic({2048, 2048, 2048, 1}, 132).tile_n, 256);  // one wave against two
+  EXPECT_EQ(gemm_sm90_heuristic({1024, 1536, 4096, 1}, 132).tile_n, 128);   // 64 tiles of 192: split-K's regime
+  // Rows off 128-byte lines (3000 bf16 = 6000 bytes): the wide tile with B multicast.
+  const GemmSm90Config misaligned = gemm_sm90_heuristic({3000, 3000, 3000, 1}, 132, GmmaMajor::K, false);
+  EXPECT_EQ(misaligned.tile_n, 256);
+  EXPECT_EQ(misaligned.cluster_m, 2);
+  EXPECT_EQ(gemm_sm90_heuristic({3000, 3000, 3000, 1}, 132).cluster_m, 1);  // the same shape, aligned rows
+  EXPECT_EQ(gemm_sm90_heuristic({20000, 64, 3000, 1}, 132, GmmaMajor::K, false).tile_n, 64);  // narrow N stays narrow
+}
+
+// Split-K by the compute model (M > 64): only where the tiles leave SMs idle, into ranges of at
+// least 4 k-blocks.
+TEST(GemmHeuristic, SplitKWhereTilesLeaveSmsIdle) {
+  // 4 tiles over a huge K: the split count that minimises 1/s + s x (partials read back) / K.
+  EXPECT_EQ(gemm_sm90_heuristic({128, 128, 65536, 1}, 132).splits, 12);
+  EXPECT_LE(gemm_sm90_heuristic({8192, 8192, 8192, 1}, 132).splits, 1);  // whole waves: no split
+  EXPECT_EQ(gemm_sm90_heuristic({256, 1536, 4096, 1}, 132).splits, 1);  // 96 tiles of 64 x 64: more than half a wave
+}
+
+// Tail split-K: only the last, partial wave's tiles are split.
+TEST(GemmHeuristic, TailSplitPlan) {
+  // 144 tiles on 132 slots: 132 whole, the 12 left split 3 ways (1/3 + 3 x 480 / 4096 < 0.9).
+  const GemmSplitPlan tail = gemm_sm90_split_plan(144, 4096, 132);
+  EXPECT_EQ(tail.splits, 3);
+  EXPECT_EQ(tail.split_from, 132);
+  EXPECT_EQ(gemm_sm90_split_plan(144, 4096, 132, 2).splits, 2);  // the caller's bound
+  EXPECT_EQ(gemm_sm90_split_plan(144, 2048, 132).splits, 1);     // K too short to pay the read-back
+  EXPECT_EQ(gemm_sm90_split_plan(132, 4096, 132).splits, 1);     // whole waves
+  EXPECT_EQ(gemm_sm90_split_plan(200, 4096, 132).splits, 1);     // the last wave more than half full
+  EXPECT_EQ(gemm_sm90_split_plan(68, 1024, 66).splits, 1);       // short K: the read-back eats the gain
+  const GemmSplitPlan few = gemm_sm90_split_plan(16, 4096, 132);  // few tiles: every one split
+  EXPECT_EQ(few.splits, 3);
+  EXPECT_EQ(few.split_from, 0);
+  // The scheduler's units: 132 whole tiles, then 12 x 3 (tile, split) pairs in tile order.
+  GemmTileScheduler<128, 128, 1> scheduler(128 * 12, 128 * 12, 1);  // 144 tiles
+  scheduler.split_from = 132;
+  EXPECT_EQ(scheduler.units(3), 132 + 12 * 3);
+  const GemmWork whole = scheduler.work(131, 0, 3, 32);
+  EXPECT_EQ(whole.splits, 1);
+  EXPECT_EQ(whole.k_end - whole.k_begin, 32);
+  const GemmWork last = scheduler.work(132 + 12 * 3 - 1, 0, 3, 32);
+  EXPECT_EQ(last.splits, 3);
+  EXPECT_EQ(last.split, 2);
+  EXPECT_EQ(last.tile_index, 11);
+  EXPECT_EQ(last.k_begin, 22);  // 32 k-blocks: 11, 11, 10
+  EXPECT_EQ(last.k_end, 32);
+}
+
+// The stream model's costs, each visible on its own.
+TEST(GemmHeuristic, StreamModelCosts) {
+  const GemmSm90Config m64{64, 12, 1, false, 64}, wide_m64{128, 8, 1, false, 64}, tall{64, 8, 1, false, 128};
+  // HBM: 1 x 28672 x 4096 moves 235 MB; no choice beats the HBM's rate.
+  const GemmShape wide{1, 28672, 4096, 1};
+  const double hbm_us = (28672.0 * 4096 + 4096 + 28672) * 2 / GemmStreamModel::kHbmBytesPerUs;
+  for (const GemmSm90Config& c : kGemmSm90Configs) EXPECT_GE(gemm_sm90_stream_time(wide, c, 1, 132), hbm_us);
+  // Fill: a 128-row tile writes 127 rows of zeros per k-block at M = 1 (measured slowest); at
+  // M = 64 the 64-row tile fills nothing.
+  EXPECT_GT(gemm_sm90_stream_time(wide, tall, 1, 132), gemm_sm90_stream_time(wide, m64, 1, 132));
+  EXPECT_LT(gemm_sm90_stream_time({64, 4096, 4096, 1}, m64, 1, 132), gemm_sm90_stream_time({1, 4096, 4096, 1}, m64, 1, 132));
+  // Ring: 24 CTAs of 64 x 64 at 1 x 1536 x 4096 leave the HBM mostly idle; the 64 x 128 tile's
+  // longer stages do not make up for half as many CTAs.
+  const GemmShape narrow{1, 1536, 4096, 1};
+  EXPECT_LT(gemm_sm90_stream_time(narrow, m64, 1, 132), gemm_sm90_stream_time(narrow, wide_m64, 1, 132));
+  // A split shortens each CTA's stream and costs a fixed amount plus its read-back.
+  EXPECT_LT(gemm_sm90_stream_time(narrow, m64, 4, 132), gemm_sm90_stream_time(narrow, m64, 1, 132));
+  EXPECT_GT(gemm_sm90_stream_time({1, 1536, 512, 1}, m64, 2, 132), gemm_sm90_stream_time({1, 1536, 512, 1}, m64, 1, 132));
+}
+
+// Decode (M <= 64) by the stream model: the choices it makes on the probed shapes, and where the
+// compute model went wrong.
+TEST(GemmHeuristic, DecodeByStreamModel) {
+  // The compute model put 1 x 6144 x 4096 on 128 x 256 tiles split 5 ways (54 us on an H100;
+  // 30 us in 64-row tiles whole): every 64-row candidate is better there.
+  for (const GemmShape s : {GemmShape{1, 6144, 4096, 1}, GemmShape{1, 3072, 4096, 1}, GemmShape{1, 11008, 4096, 1}}) {
+    const GemmSm90Config c = gemm_sm90_heuristic(s, 132);
+    EXPECT_EQ(c.tile_m, 64) << s.n;
+    EXPECT_EQ(c.splits, 1) << s.n;
+  }
+  // 64 tiles of 64 x 64 already reach the HBM's rate: no split (was 2: 24.4 vs 24.8 us, and
+  // 64 x 4096 x 4096 23.6-24.4 split against 21.7-23.0 whole).
+  EXPECT_EQ(gemm_sm90_heuristic({1, 4096, 4096, 1}, 132).splits, 1);
+  EXPECT_EQ(gemm_sm90_heuristic({64, 4096, 4096, 1}, 132).splits, 1);
+  // A long K over the same 64 tiles: the split pays (2 x 4096 x 11008: 47.2 us split 2 ways, 55.8
+  // whole, H100 2026-11-27).
+  EXPECT_GT(gemm_sm90_heuristic({2, 4096, 11008, 1}, 132).splits, 1);
+  // 24 tiles: split, but short K keeps them whole (a split costs more than the stream it saves).
+  EXPECT_GT(gemm_sm90_heuristic({1, 1536, 4096, 1}, 132).splits, 1);
+  EXPECT_EQ(gemm_sm90_heuristic({1, 1536, 1024, 1}, 132).splits, 1);
+  EXPECT_EQ(gemm_sm90_heuristic({64, 1000, 520, 1}, 132).splits, 1);
+  // MN-major B: the 64 x 64 tile cannot split B at 32 columns; the model picks among the others.
+  for (const GemmShape s : {GemmShape{1, 4096, 4096, 1}, GemmShape{64, 8192, 8192, 1}, GemmShape{7, 333, 4444, 3}})
+    EXPECT_TRUE(gemm_sm90_config_supports(gemm_sm90_heuristic(s, 132, GmmaMajor::MN), GmmaMajor::MN));
+  // A 128 x 256 tile at 1 x 4096 x 4096 (16 tiles): split 2-4 ways. Measured on an H100 with the
+  // split capped at 1, 2, 4, 8: 47.2, 42.0, 42.7, 56.6 us (the compute model split it 8 ways).
+  const int wide_splits = gemm_sm90_split_k({1, 4096, 4096, 1}, {256, 4, 1}, 132);
+  EXPECT_GE(wide_splits, 2);
+  EXPECT_LE(wide_splits, 4);
+}
+
+// The launcher plans the split again with the chosen count as its cap: it must launch exactly the
+// split the heuristic chose, for decode and for the compute model alike.
+TEST(GemmHeuristic, LauncherKeepsTheChosenSplit) {
+  for (int m : {1, 3, 16, 64, 65, 128, 1000})
+    for (int n : {64, 1000, 1536, 4096, 28672})
+      for (int k : {64, 520, 4096, 65536}) {
+        const GemmShape s{m, n, k, 1};
+        const GemmSm90Config c = gemm_sm90_heuristic(s, 132);
+        const int cluster = c.cluster_m > 0 ? c.cluster_m : 1;
+        EXPECT_EQ(gemm_sm90_plan_splits(s, c, 132 / cluster * cluster, c.splits > 1 ? c.splits : 1).splits, c.splits > 1 ? c.splits : 1)
+            << m << " x " << n << " x " << k;
+      }
+}
+
+}  // namespace
