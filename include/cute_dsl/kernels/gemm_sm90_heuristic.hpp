@@ -77,31 +77,44 @@ inline double gemm_sm90_split_waves(long long tiles, long long per_wave, int k, 
 }
 // The fraction of a TileM-row tile that M fills (below one tile: decode).
 inline double gemm_sm90_rows_held(int m, int tile_m) { return m < tile_m ? double(m) / tile_m : 1.0; }
-// The stream model (decode: every row of A in one 64-row tile), a sum of three costs (a sum, not
-// the largest: each one's latency grows as the others fill the memory system):
-//   ring   a CTA keeps its ring's stages in flight, so it finishes `stages` k-blocks per load
-//          latency (Little's law) -- few CTAs or a short ring leave the HBM idle;
-//   HBM    the operands' unique bytes at the rate decode GEMMs reach;
-//   fill   the TMA writes a box's rows past M as zeros into shared memory, each CTA at its own
-//          rate: a 128-row tile over M = 1 fills 127 rows of A per k-block (1 x 28672 x 4096 ran
-//          141 us in 128 x 64 tiles, 102 in 64 x 64 tiles, 95 in 64 x 128 tiles).
+// The stream model (decode: every row of A in one 64-row tile). Two bounds on streaming the
+// operands, combined as (x^4 + y^4)^(1/4): the slower one decides, and among choices the HBM
+// bounds alike, the one whose CTAs have more slack wins (a plain maximum made those ties and put
+// 1..64 x 12288 x 4096 on 128 x 128 tiles: 55-56 us against 51-53, H100):
+//   per CTA  a CTA keeps its ring's stages in flight, so it finishes `stages` k-blocks per load
+//            latency (Little's law), and its TMA writes a box's rows past M as zeros into shared
+//            memory at its own rate -- a 128-row tile over M = 1 fills 127 rows of A per k-block
+//            (1 x 28672 x 4096 ran 141 us in 128 x 64 tiles, 102 in 64 x 64, 95 in 64 x 128);
+//   HBM      the operands' unique bytes at the rate decode GEMMs reach.
 // Compute (wgmma at the tile shape's efficiency) bounds it too. A split adds a fixed cost and the
 // last split's reads of the others' partials: one L2 round trip per chunk of 32 values and group
-// of splits (reduce_split in gemm_sm90.hpp). Fitted on an H100 by least squares on log time
-// (bench/results/gemm_split_probe_h100_2026-11-27.txt: 8 decode shapes in every variant at split
-// caps 1-32; the decode A/Bs of docs/design/gemm_sm90_parts.md "A stream model for decode"): 11%
-// RMS over 434 timed launches. Times in microseconds, without the launch's fixed cost (the same
-// for every choice).
+// of splits (reduce_split in gemm_sm90.hpp). Fitted on an H100 to the choices, not the times: of
+// the forms and constants tried, the one that loses least against the fastest measured choice
+// over the 55 decode shapes timed in more than one variant or split (the session-6 probe, the
+// decode A/Bs and sweeps of docs/design/gemm_sm90_parts.md "A stream model for decode"). Times
+// in microseconds, without the launch's fixed cost (the same for every choice).
 struct GemmStreamModel {
-  static constexpr double kLoadLatencyUs = 1.0;     // a TMA load from HBM, issue to arrival
-  static constexpr double kHbmBytesPerUs = 2.8e6;   // 2.8 TB/s of unique operand bytes
+  static constexpr double kLoadLatencyUs = 1.5;     // a TMA load from HBM, issue to arrival
+  static constexpr double kHbmBytesPerUs = 3.2e6;   // 3.2 TB/s of unique operand bytes
   static constexpr double kFillBytesPerUs = 2.4e5;  // zero-filled box rows, per CTA (240 GB/s)
   static constexpr double kSmFlopsPerUs = 6.0e6;    // one SM's wgmma rate in the 128 x 256 tile
-  static constexpr double kSplitFixedUs = 4.0;      // a split's counter, barriers and ring refill
-  static constexpr double kSplitRoundTripUs = 0.7;  // one L2 round trip of the last split's reads
+  static constexpr double kSplitFixedUs = 3.0;      // a split's counter, barriers and ring refill
+  static constexpr double kSplitRoundTripUs = 1.0;  // one L2 round trip of the last split's reads
 };
 // Whether the stream model chooses: one 64-row tile holds every row of A.
 inline bool gemm_sm90_streams_b(GemmShape s) { return s.m <= 64; }
+// (x^4 + y^4)^(1/4) for x, y >= 0, without <cmath>: the larger times the 4th root of a ratio in
+// [1, 2], two Newton square roots (6 steps from the value reach double precision there).
+inline double gemm_sm90_norm4(double x, double y) {
+  const double hi = x > y ? x : y, lo = x > y ? y : x;
+  if (hi <= 0) return 0;
+  const double q = lo / hi, r = 1 + q * q * q * q;
+  double s = r;
+  for (int i = 0; i < 6; ++i) s = 0.5 * (s + r / s);
+  double root4 = s;
+  for (int i = 0; i < 6; ++i) root4 = 0.5 * (root4 + s / root4);
+  return hi * root4;
+}
 // The estimated time of configuration `c` split `splits` ways over `sm_count` SMs (stream model).
 inline double gemm_sm90_stream_time(GemmShape s, GemmSm90Config c, int splits, int sm_count) {
   using Model = GemmStreamModel;
@@ -110,11 +123,10 @@ inline double gemm_sm90_stream_time(GemmShape s, GemmSm90Config c, int splits, i
   const long long units = tiles * splits, per_wave = sm_count / cluster * cluster;
   const double waves = double((units + per_wave - 1) / per_wave);
   const double k = double(s.k) / splits;
-  const double ring_us = waves * (k / 64.0) / c.stages * Model::kLoadLatencyUs;  // `stages` k-blocks per latency
-  const double hbm_us = ((double)s.m * s.k + (double)s.n * s.k + (double)s.m * s.n) * 2.0 * s.l / Model::kHbmBytesPerUs;
   const double fill_rows = s.m < tile_m ? tile_m - s.m : 0;
-  const double fill_us = waves * fill_rows * k * 2.0 / Model::kFillBytesPerUs;
-  const double stream_us = ring_us + hbm_us + fill_us;
+  const double cta_us = (k / 64.0) / c.stages * Model::kLoadLatencyUs + fill_rows * k * 2.0 / Model::kFillBytesPerUs;
+  const double hbm_us = ((double)s.m * s.k + (double)s.n * s.k + (double)s.m * s.n) * 2.0 * s.l / Model::kHbmBytesPerUs;
+  const double stream_us = gemm_sm90_norm4(waves * cta_us, hbm_us);
   const double efficiency = tile_m == 64 ? (tile_n == 64 ? 0.6 : 0.7) : tile_n >= 192 ? 1.0 : tile_n == 128 ? 0.9 : 0.75;
   const double compute_us = waves * 2.0 * tile_m * tile_n * k / (Model::kSmFlopsPerUs * efficiency);
   double split_us = 0;
