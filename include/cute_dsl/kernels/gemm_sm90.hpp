@@ -249,7 +249,9 @@ CUTE_DSL_DEVICE bool reduce_split(Acc& acc, Crd const& crd, float* partials, int
       float part[kGroup][kChunk];
       CUTE_DSL_UNROLL
       for (int g = 0; g < kGroup; ++g) {
-        float const* from = tile_partials + (s0 + g) * kSlot + thread;
+        // A group past the last split reads nothing; its address stays inside the slot anyway.
+        const int split = s0 + g < splits ? s0 + g : splits - 1;
+        float const* from = tile_partials + split * kSlot + thread;
         CUTE_DSL_UNROLL
         for (int v = c; v < c + kChunk; ++v)
           part[g][v - c] = s0 + g < splits && gemm_value_row(crd, v) < rows_left ? __ldcg(from + v * Threads) : 0.f;
