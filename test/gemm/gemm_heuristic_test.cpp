@@ -69,7 +69,7 @@ TEST(GemmHeuristic, TailSplitPlan) {
   EXPECT_EQ(last.k_end, 32);
 }
 
-// The stream model's costs, each visible on its own.
+// The 4-norm that combines the stream model's bounds.
 TEST(GemmHeuristic, Norm4) {
   EXPECT_DOUBLE_EQ(gemm_sm90_norm4(3, 0), 3);
   EXPECT_DOUBLE_EQ(gemm_sm90_norm4(0, 0), 0);
@@ -77,6 +77,7 @@ TEST(GemmHeuristic, Norm4) {
   EXPECT_NEAR(gemm_sm90_norm4(1, 2), std::pow(17.0, 0.25), 1e-12);
 }
 
+// The stream model's costs, each visible on its own.
 TEST(GemmHeuristic, StreamModelCosts) {
   const GemmSm90Config m64{64, 12, 1, false, 64}, wide_m64{128, 8, 1, false, 64}, tall{64, 8, 1, false, 128};
   // HBM: 1 x 28672 x 4096 moves 235 MB; no choice beats the HBM's rate.

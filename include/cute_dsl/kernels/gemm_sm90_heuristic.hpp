@@ -80,7 +80,7 @@ inline double gemm_sm90_rows_held(int m, int tile_m) { return m < tile_m ? doubl
 // The stream model (decode: every row of A in one 64-row tile). Two bounds on streaming the
 // operands, combined as (x^4 + y^4)^(1/4): the slower one decides, and among choices the HBM
 // bounds alike, the one whose CTAs have more slack wins (a plain maximum made those ties and put
-// 1..64 x 12288 x 4096 on 128 x 128 tiles: 55-56 us against 51-53, H100):
+// 1..64 x 12288 x 4096 on 128 x 128 tiles: 52-56 us against 50-53, H100):
 //   per CTA  a CTA keeps its ring's stages in flight, so it finishes `stages` k-blocks per load
 //            latency (Little's law), and its TMA writes a box's rows past M as zeros into shared
 //            memory at its own rate -- a 128-row tile over M = 1 fills 127 rows of A per k-block

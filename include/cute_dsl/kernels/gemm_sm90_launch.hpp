@@ -251,7 +251,8 @@ cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t st
     if (cached) max_clusters_by_device[device].store(max_clusters, std::memory_order_relaxed);
   }
   // Split-K as asked (`splits`: at most that many ranges per split tile), where the waves on
-  // this device's clusters leave room for it (gemm_sm90_split_plan).
+  // this device's clusters leave room for it -- the same plan the heuristic chose by
+  // (gemm_sm90_plan_splits: decode by the stream model, the rest by gemm_sm90_split_plan).
   GemmSplitPlan plan =
       gemm_sm90_plan_splits(s, GemmSm90Config{TileN, Stages, ClusterM, PingPong, TileM}, max_clusters * ClusterM, splits > 1 ? splits : 1);
   if constexpr (epilogue::RoutesTiles<Fusion>) plan = GemmSplitPlan{1, tiles.cluster_tiles()};  // a routed tile leaves whole, once
