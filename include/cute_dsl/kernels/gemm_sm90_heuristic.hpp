@@ -90,15 +90,15 @@ inline double gemm_sm90_rows_held(int m, int tile_m) { return m < tile_m ? doubl
 // last split's reads of the others' partials: one L2 round trip per chunk of 32 values and group
 // of splits (reduce_split in gemm_sm90.hpp). Fitted on an H100 to the choices, not the times: of
 // the forms and constants tried, the one that loses least against the fastest measured choice
-// over the 55 decode shapes timed in more than one variant or split (the session-6 probe, the
+// over the 56 decode shapes timed in more than one variant or split (the session-6 probe, the
 // decode A/Bs and sweeps of docs/design/gemm_sm90_parts.md "A stream model for decode"). Times
 // in microseconds, without the launch's fixed cost (the same for every choice).
 struct GemmStreamModel {
-  static constexpr double kLoadLatencyUs = 1.5;     // a TMA load from HBM, issue to arrival
+  static constexpr double kLoadLatencyUs = 2.0;     // a TMA load from HBM, issue to arrival
   static constexpr double kHbmBytesPerUs = 3.2e6;   // 3.2 TB/s of unique operand bytes
   static constexpr double kFillBytesPerUs = 2.4e5;  // zero-filled box rows, per CTA (240 GB/s)
   static constexpr double kSmFlopsPerUs = 6.0e6;    // one SM's wgmma rate in the 128 x 256 tile
-  static constexpr double kSplitFixedUs = 3.0;      // a split's counter, barriers and ring refill
+  static constexpr double kSplitFixedUs = 2.0;      // a split's counter, barriers and ring refill
   static constexpr double kSplitRoundTripUs = 1.0;  // one L2 round trip of the last split's reads
 };
 // Whether the stream model chooses: one 64-row tile holds every row of A.
