@@ -133,6 +133,12 @@ TEST(GemmHeuristic, DecodeByStreamModel) {
   EXPECT_LE(wide_splits, 4);
 }
 
+// The GPU test's 7-way split (DecodeSplitsMatchTheReference): a cap of 7 is taken whole.
+TEST(GemmHeuristic, DecodeSplitCapIsTaken) {
+  EXPECT_EQ(gemm_sm90_plan_splits({1, 64, 65536, 1}, {64, 12, 1, false, 64}, 132, 7).splits, 7);
+  EXPECT_EQ(gemm_sm90_plan_splits({1, 64, 65536, 1}, {64, 12, 1, false, 64}, 132, 7).split_from, 0);
+}
+
 // The launcher plans the split again with the chosen count as its cap: it must launch exactly the
 // split the heuristic chose, for decode and for the compute model alike.
 TEST(GemmHeuristic, LauncherKeepsTheChosenSplit) {

@@ -98,6 +98,17 @@ TEST(GemmSm90, TailSplitKMatchesTheReference) {
   run_case<__nv_bfloat16, __nv_bfloat16>({4352, 1024, 2560, 1, 0.5f, 0.f}, {256, 4, 2, false, 128, 32});
 }
 
+// Decode through the stream model's choices (kernels/gemm_sm90_heuristic.hpp): 64-row tiles split
+// 4 ways at M = 1 and at M = 64, batched and ragged, and 7 splits of one tile -- a group of 4
+// partials read back, then a group of 3 (the 4th slot past the last split is never read).
+TEST(GemmSm90, DecodeSplitsMatchTheReference) {
+  CUTE_DSL_REQUIRE_GPU(90);
+  run_case<__nv_bfloat16, __nv_bfloat16>({1, 1536, 4096, 1, 1.f, 0.f}, {});
+  run_case<__nv_bfloat16, float>({64, 1536, 4096, 1, 1.f, 0.f}, {});
+  run_case<__nv_bfloat16, __nv_bfloat16>({3, 1000, 3000, 2, 0.5f, 0.f}, {});
+  run_case<__nv_bfloat16, float>({1, 64, 65536, 1, 1.f, 0.f}, {64, 12, 1, false, 64, 7});
+}
+
 // The same operands staged into aligned rows (gemm_sm90_stage.hpp), then the TMA mainloop: the
 // heuristic's variant and a fixed one, batches, alpha/beta, fp16, the 64-row tile, and the
 // model's own choice on a shape where staging pays.
