@@ -120,7 +120,7 @@ inline double gemm_sm90_stream_time(GemmShape s, GemmSm90Config c, int splits, i
   using Model = GemmStreamModel;
   const int tile_m = c.tile_m, tile_n = c.tile_n, cluster = c.cluster_m > 0 ? c.cluster_m : 1;
   const long long tiles = (long long)((s.m + tile_m - 1) / tile_m) * ((s.n + tile_n - 1) / tile_n) * s.l;
-  const long long units = tiles * splits, per_wave = sm_count / cluster * cluster;
+  const long long units = tiles * splits, per_wave = sm_count >= cluster ? sm_count / cluster * cluster : cluster;
   const double waves = double((units + per_wave - 1) / per_wave);
   const double k = double(s.k) / splits;
   const double fill_rows = s.m < tile_m ? tile_m - s.m : 0;
