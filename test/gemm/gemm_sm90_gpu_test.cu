@@ -55,6 +55,34 @@ TEST(GemmSm90, ManyTilesPerCtaAndMoreKBlocksThanStages) {
   run_case<__nv_bfloat16, float>({512, 12800, 392, 1, 1.f, 0.f}, {256, 4, 2});
 }
 
+// gemm_sm90_resolve keeps each thread's recent choices: asked again, in any order and for more
+// shapes than it keeps, it answers what the heuristic answers. No GPU needed.
+TEST(GemmSm90, ResolveRemembersTheHeuristicsChoice) {
+  int sm_count = 0, device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess || cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
+      sm_count <= 0) {
+    (void)cudaGetLastError();
+    sm_count = 132;  // what resolve assumes without a device
+  }
+  std::vector<GemmShape> shapes;
+  for (int m : {1, 7, 64, 300, 4096})
+    for (int n : {1536, 4096, 28672})
+      for (int k : {520, 4096}) shapes.push_back({m, n, k, 1 + (m + n) % 3});
+  for (int round = 0; round < 3; ++round)
+    for (std::size_t i = 0; i < shapes.size(); ++i) {
+      const GemmShape& s = shapes[(i * 7 + round) % shapes.size()];
+      for (GmmaMajor major_b : {GmmaMajor::K, GmmaMajor::MN}) {
+        const GemmSm90Config got = gemm_sm90_resolve(s, major_b, {}), want = gemm_sm90_heuristic(s, sm_count, major_b);
+        EXPECT_EQ(got.tile_m * 1000000 + got.tile_n * 1000 + got.stages * 100 + got.cluster_m * 10 + got.ping_pong,
+                  want.tile_m * 1000000 + want.tile_n * 1000 + want.stages * 100 + want.cluster_m * 10 + want.ping_pong)
+            << s.m << " x " << s.n << " x " << s.k;
+        EXPECT_EQ(got.splits, want.splits) << s.m << " x " << s.n << " x " << s.k;
+      }
+    }
+  // Another config passes through untouched.
+  EXPECT_EQ(gemm_sm90_resolve({1, 4096, 4096, 1}, GmmaMajor::K, {128, 6, 1}).tile_n, 128);
+}
+
 // Only what cannot be computed is refused; what TMA cannot describe runs on the copy mainloop.
 TEST(GemmSm90, RejectsOnlyWhatCannotBeComputed) {
   std::vector<__nv_bfloat16> a(64), b(64);

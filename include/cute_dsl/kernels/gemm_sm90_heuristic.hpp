@@ -5,12 +5,15 @@
 //   stream   decode (M <= 64: one 64-row tile holds every row): the GEMM streams B, and its time is
 //            the HBM's rate or each CTA's ring, whichever is slower (gemm_sm90_stream_time).
 // Plain host C++ (no CUDA): host compilers and nvcc compile it alone, and host tests check the
-// choices without a GPU; under NVRTC (device code only) it is empty.
+// choices without a GPU; under NVRTC (device code only) it is empty. It runs on every launch that
+// leaves the choice to it (gemm_sm90_resolve): keep it to a few microseconds.
 #pragma once
 
 #include "cute_dsl/config.hpp"
 
 #if CUTE_DSL_HOST_ONLY_CODE
+
+#include <cmath>
 
 #include "cute_dsl/arch/sm90/wgmma.hpp"
 #include "cute_dsl/kernels/gemm_sm90_configs.hpp"
@@ -20,6 +23,12 @@ namespace cute_dsl::kernels {
 struct GemmShape {
   int m, n, k, l;
 };
+
+// Tiles of `rows` x `cols` that cover the shape's M x N, every batch (rows: a cluster's, for
+// cluster tiles).
+inline long long gemm_sm90_tiles(GemmShape s, int rows, int cols) {
+  return (long long)((s.m + rows - 1) / rows) * ((s.n + cols - 1) / cols) * s.l;
+}
 
 // Whether a variant can run an operand layout: 64-row tiles split B between the consumers at
 // TileN / 2 columns, which MN-major B needs to be whole 64-column blocks.
@@ -103,23 +112,13 @@ struct GemmStreamModel {
 };
 // Whether the stream model chooses: one 64-row tile holds every row of A.
 inline bool gemm_sm90_streams_b(GemmShape s) { return s.m <= 64; }
-// (x^4 + y^4)^(1/4) for x, y >= 0, without <cmath>: the larger times the 4th root of a ratio in
-// [1, 2], two Newton square roots (6 steps from the value reach double precision there).
-inline double gemm_sm90_norm4(double x, double y) {
-  const double hi = x > y ? x : y, lo = x > y ? y : x;
-  if (hi <= 0) return 0;
-  const double q = lo / hi, r = 1 + q * q * q * q;
-  double s = r;
-  for (int i = 0; i < 6; ++i) s = 0.5 * (s + r / s);
-  double root4 = s;
-  for (int i = 0; i < 6; ++i) root4 = 0.5 * (root4 + s / root4);
-  return hi * root4;
-}
+// (x^4 + y^4)^(1/4) for x, y >= 0.
+inline double gemm_sm90_norm4(double x, double y) { return std::sqrt(std::sqrt(x * x * x * x + y * y * y * y)); }
 // The estimated time of configuration `c` split `splits` ways over `sm_count` SMs (stream model).
 inline double gemm_sm90_stream_time(GemmShape s, GemmSm90Config c, int splits, int sm_count) {
   using Model = GemmStreamModel;
   const int tile_m = c.tile_m, tile_n = c.tile_n, cluster = c.cluster_m > 0 ? c.cluster_m : 1;
-  const long long tiles = (long long)((s.m + tile_m - 1) / tile_m) * ((s.n + tile_n - 1) / tile_n) * s.l;
+  const long long tiles = gemm_sm90_tiles(s, tile_m, tile_n);
   const long long units = tiles * splits, per_wave = sm_count >= cluster ? sm_count / cluster * cluster : cluster;
   const double waves = double((units + per_wave - 1) / per_wave);
   const double k = double(s.k) / splits;
@@ -141,7 +140,7 @@ inline double gemm_sm90_stream_time(GemmShape s, GemmSm90Config c, int splits, i
 // half of the wave, the count with the least estimated time; ranges of at least 4 k-blocks.
 inline int gemm_sm90_stream_splits(GemmShape s, GemmSm90Config c, int sm_count, int max_splits = 32) {
   const int cluster = c.cluster_m > 0 ? c.cluster_m : 1;
-  const long long tiles = (long long)((s.m + c.tile_m * cluster - 1) / (c.tile_m * cluster)) * ((s.n + c.tile_n - 1) / c.tile_n) * s.l;
+  const long long tiles = gemm_sm90_tiles(s, c.tile_m * cluster, c.tile_n);
   const long long per_wave = sm_count / cluster;
   if (tiles < 1 || tiles * 2 > per_wave) return 1;
   long long cap = per_wave / tiles;
@@ -160,7 +159,7 @@ inline int gemm_sm90_stream_splits(GemmShape s, GemmSm90Config c, int sm_count, 
 // wave's). The heuristic and the launcher both ask this, so a chosen split is the launched one.
 inline GemmSplitPlan gemm_sm90_plan_splits(GemmShape s, GemmSm90Config c, int sm_count, int max_splits = 32) {
   const int cluster = c.cluster_m > 0 ? c.cluster_m : 1;
-  const long long tiles = (long long)((s.m + c.tile_m * cluster - 1) / (c.tile_m * cluster)) * ((s.n + c.tile_n - 1) / c.tile_n) * s.l;
+  const long long tiles = gemm_sm90_tiles(s, c.tile_m * cluster, c.tile_n);
   if (gemm_sm90_streams_b(s) && tiles * 2 <= sm_count / cluster) {
     const int splits = gemm_sm90_stream_splits(s, c, sm_count, max_splits);
     return GemmSplitPlan{splits, splits > 1 ? 0 : tiles};
@@ -204,7 +203,7 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor m
   for (const Candidate& c : candidates) {
     const GemmSm90Config config{c.tile_n, c.stages, 1, false, c.tile_m};
     if (!gemm_sm90_config_supports(config, major_b)) continue;
-    const long long tiles = ((s.m + c.tile_m - 1) / c.tile_m) * ((s.n + c.tile_n - 1) / c.tile_n) * (long long)s.l;
+    const long long tiles = gemm_sm90_tiles(s, c.tile_m, c.tile_n);
     // The 192-wide tile fills waves; where tiles fill less than half of one, split-K decides
     // between the wide tile split and a narrow one whole, and the 192-wide tile split 2 ways lost
     // to the 128 x 128 one whole (1024 x 1536 x 4096: 38.9 vs 35.1 us, H100).
@@ -227,7 +226,7 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor m
   // 128 x 128 tile they cost more than the B traffic they save (H100, 2026-11-25: 8192^3 478 vs
   // 617 TFLOP/s, 4096 x 1536 x 4096 582 vs 671), except below.
   const long long row_blocks = (s.m + 127) / 128;
-  const auto tiles_of = [&](int tile_n) { return row_blocks * ((s.n + tile_n - 1) / tile_n) * (long long)s.l; };
+  const auto tiles_of = [&](int tile_n) { return gemm_sm90_tiles(s, 128, tile_n); };
   const bool several_waves = best.tile_m == 128 && row_blocks >= 2 && tiles_of(best.tile_n) > sm_count;
   if (!rows_128b_aligned && best.tile_m == 128 && best.tile_n >= 128 && row_blocks >= 2 && tiles_of(256) > sm_count) {
     // Rows that straddle 128-byte lines (a leading dimension or base off a multiple of 128 bytes)

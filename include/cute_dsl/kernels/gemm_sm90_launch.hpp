@@ -338,7 +338,22 @@ inline GemmSm90Config gemm_sm90_resolve(GemmShape shape, GmmaMajor major_b, Gemm
       sm_count_by_device[device].store(sm_count, std::memory_order_relaxed);
     }
   }
-  return gemm_sm90_heuristic(shape, sm_count, major_b, rows_128b_aligned);
+  // The heuristic weighs every variant and split (a few microseconds for decode shapes): each
+  // thread keeps its last choices, so a loop over a model's layers asks it once per shape.
+  struct Choice {
+    GemmShape shape;
+    int sm_count = 0;  // 0: empty
+    GmmaMajor major_b;
+    bool rows_128b_aligned;
+    GemmSm90Config config;
+  };
+  static thread_local Choice chosen[16];
+  const unsigned slot = (unsigned(shape.m) * 2654435761u ^ unsigned(shape.n) * 40503u ^ unsigned(shape.k) * 97u ^ unsigned(shape.l)) % 16u;
+  Choice& c = chosen[slot];
+  const bool hit = c.sm_count == sm_count && c.shape.m == shape.m && c.shape.n == shape.n && c.shape.k == shape.k &&
+                   c.shape.l == shape.l && c.major_b == major_b && c.rows_128b_aligned == rows_128b_aligned;
+  if (!hit) c = Choice{shape, sm_count, major_b, rows_128b_aligned, gemm_sm90_heuristic(shape, sm_count, major_b, rows_128b_aligned)};
+  return c.config;
 }
 
 namespace detail {
