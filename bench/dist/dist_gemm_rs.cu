@@ -10,7 +10,9 @@
 // the figure is the median over interleaved rounds (dist_bench_util.hpp).
 // Correctness: the fused outputs and GEMM-then-NCCL's, each against the exact-order-free reference
 // (NCCL's collective in f32 of the same bf16 partials), as max |error| / max |reference|; the
-// fused ones must stay within one bf16 rounding (2^-8); and how many elements differ from NCCL's.
+// fused ones must stay within two bf16 roundings (2^-7: the output's, and the owner's partial,
+// which a tile of own rows adds unrounded -- its product accumulates onto the peers' partials --
+// where this reference has it rounded); and how many elements differ from NCCL's.
 #include <cuda_bf16.h>
 
 #include <cute_dsl/epilogue/epilogue.hpp>
@@ -247,7 +249,7 @@ int main(int argc, char** argv) {
     // Every rank checks its own rows (reduce-scatter) and its whole result (all-reduce).
     dist_bench::ShapeReport report{line, ""};
     for (const Collective* c : {&r.rs, &r.ar})
-      if (!(c->fused_err <= 1.0 / 256)) {
+      if (!(c->fused_err <= 1.0 / 128)) {
         char why[256];
         std::snprintf(why, sizeof why, "fused %s result off the f32 reference by %.3e of its largest value (NCCL's: %.3e)",
                       c == &r.rs ? "reduce-scatter" : "all-reduce", c->fused_err, c->nccl_err);

@@ -11,18 +11,22 @@
 //                 GPU's stream wait), off the math warps (a system-scope fence per tile on them,
 //                 in an earlier version, made the GEMM 1.5x slower);
 //   route_prefetch warp 2, as the consumers start a tile of own rows only, waits until every
-//                 peer's chunk of those rows arrived and bulk-prefetches them into L2;
+//                 peer's chunk of those rows arrived and bulk-prefetches them into L2 (trees
+//                 that take the operand ring's path below: no prefetch, the producer loads
+//                 them a tile ahead);
 //   route_finish  a tile holding own rows and others' (owners not aligned to tiles): after it
 //                 is stored whole, the consumers wait for the peers' chunks of the own rows, add
 //                 the partials -- this rank's, just stored, then each peer's in rank order, in
 //                 f32 -- and write `out`. So a tile that other ranks need never waits for them.
 // A cluster tile of own rows only (route_ring_sources: no other rank needs it) is reduced in
 // registers instead: the TMA producer, once the peers' chunks of it arrived, loads their partials
-// through the operand ring right after the tile's k-blocks (GemmSm90Source: 64 rows per stage,
-// while the math warps finish the K loop), and the consumers round their accumulators to T (this
-// rank's partial, as stored), add each peer's stage (ldmatrix, rank order, f32: the same sum, bit
-// for bit, as route_finish) and write `out` with route_store_own -- no partial of their own
-// stored and re-read, no global load on the math warps.
+// through the operand ring ahead of the tile's k-blocks (GemmSm90Source: 64 rows per stage; they
+// land while the math warps finish the previous tile), the consumers start the tile's
+// accumulators from them (ldmatrix, rank order, f32) and accumulate the product onto that sum,
+// then write `out` with route_store_own -- no partial of their own stored and re-read, no global
+// load on the math warps. (This rank's partial is then never rounded to T: one rounding fewer
+// than route_finish's sum. A child that is not acc() itself would apply to the sum, so such trees
+// take the stored way: gemm_sm90_impl::kTakesRingSources.)
 #pragma once
 
 #include "cute_dsl/config.hpp"
@@ -147,8 +151,8 @@ CUTE_DSL_DEVICE void route_wait(ReduceScatter<T, Child> const& rs, int m_block, 
 
 // The prefetching warp, for the tile the consumers start next: if it holds own rows only, waits
 // until every peer's chunk of them arrived and has the received rows brought into L2 (bulk
-// prefetches, a row of the tile per lane and instruction), so that the ring's TMA loads of them
-// (route_ring_sources, later) hit L2 rather than HBM. A tile that also holds other owners' rows
+// prefetches, a row of the tile per lane and instruction), so that route_finish's loads of them
+// hit L2 rather than HBM. (Not called where the ring takes them: route_ring_sources.) A tile that also holds other owners' rows
 // is left alone: its chunks may wait on this very tile's publishing, which needs this warp at
 // the hand-off barrier (waiting for them here deadlocked 4 simulated ranks, 2026-11-26).
 template <int TileM, int TileN, class T, class Child>

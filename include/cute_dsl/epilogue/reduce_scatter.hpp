@@ -16,8 +16,11 @@
 // other, waits for every peer's chunk of those rows, adds them and writes `out`
 // (gemm_reduce_scatter.hpp).
 //
-// Sum per element: the owner's partial, then the other ranks' in rank order, each partial
-// rounded to T (as a GEMM writing T sees it), the sum in f32, rounded to T once.
+// Sum per element: the other ranks' partials in rank order, each rounded to T (as a GEMM writing
+// T sees it), summed in f32, with the owner's product accumulated onto them (its partial never
+// rounded), rounded to T once -- for a child that is acc() itself and a 16-bit T, on the owner's
+// tiles of its own rows only (the operand ring's path, gemm_reduce_scatter.hpp); elsewhere the
+// owner's partial is rounded to T too and comes first.
 //
 // Launches: each launch passes epoch = previous + 1 (from 1; the buffer starts zeroed). A sender
 // copies a launch's chunks into a receiver only after that receiver's previous GEMM finished

@@ -172,16 +172,27 @@ struct Kernel {
   };
 };
 
+// consume_k_loop's default: the first k-block overwrites the accumulators.
+struct NoAccumulatorStart {
+  template <class Acc>
+  CUTE_DSL_DEVICE void operator()(Acc&) const {}
+};
+
 // The wgmma K loop of one tile for one consumer warpgroup: acc = A_tile * B_tile^T over every
 // k-block, reading the ring's stages in order. One batch of wgmma stays in flight; the stage
 // before it is released (by `releaser`, one thread of the warpgroup) once its batch completed.
 // tCrA / tCrB: the thread's descriptor fragments of the whole rings, (1, MMA_M|N, K16 steps, PIPE).
-template <class Mma, class Ring, class State, class FragA, class FragB, class Acc>
+// `start` (when `started`): the accumulators' starting values, added by start(acc) into zeros
+// before the first k-block, whose product is then accumulated onto them (a ring source: the
+// peers' partials). Called here, at the first iteration: zeroing and adding before the call
+// instead made ptxas serialise every wgmma of the kernel (C7515, CUDA 13.0).
+// @pre k_tiles >= 1 when started
+template <class Mma, class Ring, class State, class FragA, class FragB, class Acc, class Start = NoAccumulatorStart>
 CUTE_DSL_DEVICE void consume_k_loop(Mma mma, const Ring& ring, State& state, FragA const& tCrA, FragB const& tCrB, Acc& acc,
-                                    int k_tiles, bool releaser) {
+                                    int k_tiles, bool releaser, bool started = false, Start const& start = {}) {
   mma.accumulate = 0;  // the first k-block overwrites: no zero fill of the accumulators
   State reading = state;  // the oldest stage whose wgmma may still be reading it
-  for (int kt = 0; kt < k_tiles; ++kt, ++state) {
+  auto k_block = [&](int kt) {
     ring.consumer_wait(state);
     const int s = int(state.index());
     warpgroup_arrive();
@@ -196,7 +207,21 @@ CUTE_DSL_DEVICE void consume_k_loop(Mma mma, const Ring& ring, State& state, Fra
       if (releaser) ring.consumer_release(reading);
       ++reading;
     }
+    ++state;
+  };
+  int kt = 0;
+  if constexpr (!is_same_v<Start, NoAccumulatorStart>) {
+    if (started) {  // the first k-block peeled, after the start
+      CUTE_DSL_UNROLL
+      for (int i = 0; i < int(size(acc)); ++i) acc(i) = 0.f;
+      start(acc);
+      CUTE_DSL_UNROLL
+      for (int i = 0; i < int(size(acc)); ++i) warpgroup_fence_operand(acc(i));
+      mma.accumulate = 1;
+      k_block(kt++);
+    }
   }
+  for (; kt < k_tiles; ++kt) k_block(kt);
   warpgroup_wait<0>();
   CUTE_DSL_UNROLL
   for (int i = 0; i < int(size(acc)); ++i) warpgroup_fence_operand(acc(i));
@@ -266,11 +291,14 @@ CUTE_DSL_DEVICE bool reduce_split(Acc& acc, Crd const& crd, float* partials, int
   return true;
 }
 
-// An epilogue source through the operand ring (GemmSm90Source; a tile-routing tree's peers'
-// partials, epilogue::route_ring_sources): after a tile's k-blocks the TMA producer loads
+// An accumulator source through the operand ring (GemmSm90Source; a tile-routing tree's peers'
+// partials, epilogue::route_ring_sources): BEFORE a tile's k-blocks the TMA producer loads
 // `sources` stages of 64 rows -- each peer's rows of the tile (slot order), 64 at a time -- into
-// the B buffers of the next stages, once the peers' chunks of them have arrived.
-// @pre the producer thread, right after the tile's k-blocks; the consumers consume as many stages
+// the B buffers of the ring's next stages, once the peers' chunks of them have arrived. Issued
+// there, they land while the consumers finish the previous tile (its last k-blocks and its
+// epilogue); issued after the tile's k-blocks (session 7) they landed only 2-3 k-blocks ahead of
+// the epilogue that waited for them.
+// @pre the producer thread, before the tile's k-blocks; the consumers consume as many stages
 template <class TD, int TileM, int TileN, int ClusterM, class AtomC, class Ring, class State, class RingB, class Fusion>
 CUTE_DSL_DEVICE void load_ring_sources(AtomC const& tma_c, Ring const& ring, State& state, RingB const& ring_b, Fusion const& fusion,
                                        GemmTile const& tile, int cta_rank) {
@@ -299,12 +327,13 @@ CUTE_DSL_DEVICE void load_ring_sources(AtomC const& tma_c, Ring const& ring, Sta
 // warpgroup its 64 rows: stage `consumer` of each peer's pair), f32. Both warpgroups release
 // both stages of a peer once the warpgroup read its own (named barrier `barrier`, per warpgroup),
 // so that the producer refills them while the next peer's are read.
-// @pre every thread of both consumer warpgroups calls it, after the tile's K loop
+// @pre every thread of both consumer warpgroups calls it, before the tile's first k-block (consume_k_loop's start)
 template <class TD, int TileN, class Ring, class State, class RingB, class Acc, class Crd>
 CUTE_DSL_DEVICE void add_ring_sources(Ring const& ring, State& state, RingB const& ring_b, Acc& acc, Crd const& crd, int sources, int consumer,
                                       int thread_in_wg, unsigned barrier) {
   using Source = GemmSm90Source<TD, TileN>;
-  constexpr int kStagesPerPeer = 2;  // cooperative 128-row tiles: warpgroup c's rows in stage c
+  constexpr int kStagesPerPeer = 128 / Source::kRows;  // cooperative 128-row tiles (kTakesRingSources): warpgroup c's rows in stage c
+  static_assert(kStagesPerPeer == 2, "add_ring_sources: one 64-row source stage per consumer warpgroup");
   for (int j = 0; j < sources; j += kStagesPerPeer) {
     State mine = state;
     mine.advance(unsigned(j + consumer));
@@ -319,6 +348,14 @@ CUTE_DSL_DEVICE void add_ring_sources(Ring const& ring, State& state, RingB cons
         for (int b = 0; b < int(size(block)) / 32; ++b)  // 64-column blocks: 32 values per thread
           gemm_add_source_block<TD>(block, crd(_, h, n), b, src, Source::kRows * consumer, thread_in_wg % 32);
       }
+    // The other warpgroup's stage of the pair has landed too before this warpgroup releases it:
+    // a parity wait tells only a phase's parity, so a warpgroup that skipped a phase of a stage
+    // (a source it did not read, still in flight) would take that phase for the next one and
+    // read the stage early when it next waits on it (a k-block, or a later tile's source): with
+    // 4 GPUs (6 source stages through 4) it did, intermittently (2026-11-27, H100 x4).
+    State other = state;
+    other.advance(unsigned(j + 1 - consumer));
+    ring.consumer_wait(other);
     arch::named_barrier_sync(barrier, 128);
     if (thread_in_wg == 0) {
       State done = state;
@@ -366,12 +403,14 @@ namespace gemm_sm90_impl {
 struct NoFusion {};
 
 // Does this instantiation take a routed tree's own tiles' peer partials through the operand ring
-// (epilogue::route_ring_sources)? A tile-routing tree, TMA loads, cooperative 128-row tiles
-// (warpgroup c adds the rows of stage c of each peer), 16-bit D (a source stage fills a B stage).
-// The kernel and its launcher (which builds the sources' tensor map) ask the same question here.
+// (epilogue::route_ring_sources)? A tile-routing tree whose partial is the accumulator itself
+// (the peers' sums become the tile's starting accumulators: a child that transforms the partial,
+// e.g. a scale, would be applied to the sum), TMA loads, cooperative 128-row tiles (warpgroup c
+// adds the rows of stage c of each peer), 16-bit D (a source stage fills a B stage). The kernel
+// and its launcher (which builds the sources' tensor map) ask the same question here.
 template <class Fusion, class TD, int TileM, bool PingPong, bool TmaLoads>
-inline constexpr bool kTakesRingSources =
-    epilogue::RoutesTiles<Fusion> && TmaLoads && !PingPong && TileM == 128 && sizeof(TD) == 2;
+inline constexpr bool kTakesRingSources = epilogue::RoutesTiles<Fusion> && epilogue::kEvaluatesToAccumulator<Fusion> && TmaLoads &&
+                                          !PingPong && TileM == 128 && sizeof(TD) == 2;
 
 // The kernel's body, shared by the plain and the fused kernel. Inlined into each, so that the
 // plain kernel's code is what it was before the fused one existed (same SASS: checked with
@@ -491,6 +530,7 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
           const GemmWork work = scheduler.work(t, cta_rank, splits, k_tiles);
           const GemmTile tile = work.tile;
           if constexpr (kGated) epilogue::wait_for_tile_rows(fusion, tile.m_block, TileM);  // its rows of A have arrived
+          if constexpr (kRingSources) load_ring_sources<TD, TileM, TileN, ClusterM>(p.tma_c, ring, state, smem.b.tensor(), fusion, tile, cta_rank);
           for (int kt = work.k_begin; kt < work.k_end; ++kt, ++state) {
             ring.producer_acquire(state);  // stage empty in this CTA; its bytes announced on full
             auto& full = *ring.producer_barrier(state);
@@ -500,7 +540,6 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
             copy(p.tma_b.with(full, multicast), tma_b.partition_S(origin(MajorB, kt * kTileK, tile.n_block, tile.batch)),
                  tma_b.partition_D(sB(_, _, _, s)));
           }
-          if constexpr (kRingSources) load_ring_sources<TD, TileM, TileN, ClusterM>(p.tma_c, ring, state, smem.b.tensor(), fusion, tile, cta_rank);
         }
       }
     } else {
@@ -549,7 +588,10 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
     // partials of the next tile of own rows and brings them into L2 while its mainloop runs.
     if constexpr (kRouted) {
       const int warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;
-      auto prefetch = [&](GemmTile const& tile) { epilogue::route_prefetch<TileM, TileN>(fusion, tile.m_block, tile.n_block, lane); };
+      // (Ring sources: the producer loads the peers' rows a tile ahead already; no prefetch.)
+      auto prefetch = [&](GemmTile const& tile) {
+        if constexpr (!kRingSources) epilogue::route_prefetch<TileM, TileN>(fusion, tile.m_block, tile.n_block, lane);
+      };
       if (warp == 1 || warp == 2) {
         if (warp == 2 && first < tiles) prefetch(scheduler.work(first, cta_rank, splits, k_tiles).tile);
         for (int t = first; t < tiles; t += step) {
@@ -594,7 +636,20 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
         if (waits_before >= 0) arch::mbarrier_wait(&smem.turn[consumer], cuda::std::uint32_t(waits_before & 1));
       }
       const GemmTile tile = work.tile;
-      consume_k_loop(mma, ring, state, tCrA, tCrB, acc, work_k_tiles, thread_in_wg == 0);
+      // Routed, a cluster tile of this rank's own rows only: its peers' partials come through the
+      // ring ahead of its k-blocks, and the product is accumulated onto their sum; the sums leave
+      // for `out` (epilogue/gemm_reduce_scatter.hpp).
+      [[maybe_unused]] int sources = 0;
+      if constexpr (kRingSources) {
+        sources = epilogue::route_ring_sources<TileM, ClusterM>(fusion, tile.m_block - cta_rank * TileM);
+        auto source_state = state;  // the sources' stages come first; the k-blocks' after them
+        state.advance(unsigned(sources));
+        consume_k_loop(mma, ring, state, tCrA, tCrB, acc, work_k_tiles, thread_in_wg == 0, sources > 0, [&](decltype(acc)& a) {
+          add_ring_sources<TD, TileN>(ring, source_state, smem.b.tensor(), a, tCcC, sources, consumer, thread_in_wg, kSourceBarrier + consumer);
+        });
+      } else {
+        consume_k_loop(mma, ring, state, tCrA, tCrB, acc, work_k_tiles, thread_in_wg == 0);
+      }
       if constexpr (PingPong) {
         arch::mbarrier_arrive(&smem.turn[1 - consumer]);  // the other consumer's K loop may start
         ++my_tiles;
@@ -607,10 +662,6 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
                                   p.epilogue.m - tile.m_block, group_thread, barrier, smem.last_split[PingPong ? consumer : 0]))
           continue;  // another split of this tile finishes it
       }
-      // Routed, a cluster tile of this rank's own rows only: its peers' partials follow its
-      // k-blocks in the ring; the sums leave for `out` (epilogue/gemm_reduce_scatter.hpp).
-      [[maybe_unused]] int sources = 0;
-      if constexpr (kRingSources) sources = epilogue::route_ring_sources<TileM, ClusterM>(fusion, tile.m_block - cta_rank * TileM);
       CUTE_DSL_UNROLL
       for (int h = 0; h < int(size<1>(acc)); ++h) {  // 64-row atom blocks of this thread's share
         CUTE_DSL_UNROLL
@@ -625,11 +676,7 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
             if constexpr (kRouted) {
               unsigned char* stage = epilogue_stage + (threadIdx.x / 32 - 4) * kGemmEpilogueStageBytesPerWarp;
               if constexpr (kRingSources)
-                if (sources > 0) {  // this rank's partial as T (as it would be stored), summed below
-                  CUTE_DSL_UNROLL
-                  for (int v = 0; v < int(size(acc_tree)); ++v) acc_tree(v) = static_cast<float>(TD(acc_tree(v)));
-                  continue;
-                }
+                if (sources > 0) continue;  // the sums: stored to `out` below
               epilogue::route_block<kAccN>(fusion, acc_tree, tCcC(_, h, n), tile.m_block, tile.n_block, thread_in_wg % 32, stage);
               continue;
             }
@@ -655,7 +702,6 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
       }
       if constexpr (kRingSources) {
         if (sources > 0) {
-          add_ring_sources<TD, TileN>(ring, state, smem.b.tensor(), acc, tCcC, sources, consumer, thread_in_wg, kSourceBarrier + consumer);
           CUTE_DSL_UNROLL
           for (int h = 0; h < int(size<1>(acc)); ++h)
             CUTE_DSL_UNROLL
