@@ -34,8 +34,18 @@ TEST(GemmHeuristic, ClustersOnlyWithSeveralWaves) {
 // Split-K by the compute model (M > 64): only where the tiles leave SMs idle, into ranges of at
 // least 4 k-blocks.
 TEST(GemmHeuristic, SplitKWhereTilesLeaveSmsIdle) {
-  // 4 tiles over a huge K: the split count that minimises 1/s + s x (partials read back) / K.
-  EXPECT_EQ(gemm_sm90_heuristic({128, 128, 65536, 1}, 132).splits, 12);
+  // A huge K: 128-row tiles whose splits share the reduction (reduce_split), so the count is the
+  // cap (1/s + 3 tiles read back / K); without sharing (64-row tiles) the count that minimises
+  // 1/s + s x (partials read back) / K.
+  const GemmSm90Config huge_k = gemm_sm90_heuristic({128, 128, 65536, 1}, 132);
+  EXPECT_EQ(huge_k.tile_m, 128);
+  EXPECT_EQ(huge_k.splits, 32);
+  EXPECT_EQ(gemm_sm90_split_plan(4, 65536, 132, 32, 1.0, false).splits, 12);
+  EXPECT_EQ(gemm_sm90_split_plan(4, 65536, 132, 32, 1.0, true).splits, 32);
+  EXPECT_EQ(gemm_sm90_split_plan(4, 65536, 132, 32, 0.5, true).splits, 17);  // rows past M: the last split reads them
+  EXPECT_TRUE(gemm_sm90_shares_split_reduction({128, 6, 1}));
+  EXPECT_FALSE(gemm_sm90_shares_split_reduction({64, 12, 1, false, 64}));
+  EXPECT_FALSE(gemm_sm90_shares_split_reduction({128, 6, 2, true}));
   EXPECT_LE(gemm_sm90_heuristic({8192, 8192, 8192, 1}, 132).splits, 1);  // whole waves: no split
   EXPECT_EQ(gemm_sm90_heuristic({256, 1536, 4096, 1}, 132).splits, 1);  // 96 tiles of 64 x 64: more than half a wave
 }

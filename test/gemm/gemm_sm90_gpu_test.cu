@@ -126,6 +126,21 @@ TEST(GemmSm90, TailSplitKMatchesTheReference) {
   run_case<__nv_bfloat16, __nv_bfloat16>({4352, 1024, 2560, 1, 0.5f, 0.f}, {256, 4, 2, false, 128, 32});
 }
 
+// The shared split-K reduction (reduce_split, 3 splits or more over a whole tile of rows): every
+// split sums a share of the tile. One 128 x 128 tile in 32 splits (f32 D) and 3 splits; clustered
+// 128 x 256 tiles in 8; a ragged M whose last row block takes the last-split path beside shared
+// tiles, batched. Each twice: the launches share the workspace, whose counters must come back
+// to zero.
+TEST(GemmSm90, SharedSplitReductionMatchesTheReference) {
+  CUTE_DSL_REQUIRE_GPU(90);
+  for (int twice = 0; twice < 2; ++twice) {
+    run_case<__nv_bfloat16, float>({128, 128, 16384, 1, 1.f, 0.f}, {128, 6, 1, false, 128, 32});
+    run_case<__nv_bfloat16, __nv_bfloat16>({128, 128, 4096, 1, 0.5f, 0.f}, {128, 6, 1, false, 128, 3});
+    run_case<__nv_bfloat16, __nv_bfloat16>({256, 512, 8192, 1, 1.f, 0.f}, {256, 4, 2, false, 128, 8});
+    run_case<__nv_bfloat16, float>({200, 300, 6144, 2, 1.f, 0.5f}, {128, 6, 1, false, 128, 6});
+  }
+}
+
 // Decode through the stream model's choices (kernels/gemm_sm90_heuristic.hpp): 64-row tiles split
 // 4 ways at M = 1 and at M = 64, batched and ragged, and 7 splits of one tile -- a group of 4
 // partials read back, then a group of 3 (the 4th slot past the last split is never read).

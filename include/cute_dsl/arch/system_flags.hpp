@@ -51,6 +51,28 @@ CUTE_DSL_DEVICE unsigned flag_load_acquire_system(unsigned const* flag) {
   return v;
 }
 
+// ld.acquire.gpu.global.u32: reads a flag this GPU's threads release (a count of arrivals).
+template <class Gate = void>
+CUTE_DSL_DEVICE unsigned flag_load_acquire_gpu(unsigned const* flag) {
+  CUTE_DSL_REQUIRE_ARCH(Gate, 70, "ld.acquire.gpu");
+  unsigned v;
+  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(flag) : "memory");
+  return v;
+}
+
+// Spins until *flag >= target (unsigned; a count of arrivals on this GPU). Backs off from 32 ns to
+// at most 256 ns: the arrivals it waits for are other CTAs of the same launch finishing the same
+// amount of work, microseconds apart at most, and every extra nanosecond of sleep is latency.
+template <class Gate = void>
+CUTE_DSL_DEVICE unsigned flag_wait_count_gpu(unsigned const* flag, unsigned target) {
+  unsigned v = flag_load_acquire_gpu<Gate>(flag);
+  for (unsigned sleep = 32; v < target; sleep = sleep < 256 ? 2 * sleep : sleep) {
+    __nanosleep(sleep);
+    v = flag_load_acquire_gpu<Gate>(flag);
+  }
+  return v;
+}
+
 // Spins until *flag - target, as a signed 32-bit difference, is >= 0 (the flag counts epochs
 // upwards and may wrap). Returns the value read. Backs off (sleeps 64 ns, doubling to 2 us):
 // hundreds of warps polling flags in tight loops slowed the GEMM writing them ~2x (H100, NVLink,

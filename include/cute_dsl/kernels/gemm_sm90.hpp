@@ -235,9 +235,17 @@ CUTE_DSL_DEVICE void consume_k_loop(Mma mma, const Ring& ring, State& state, Fra
 // return false. Rows past M are neither stored nor read (decode: M = 1 moves 1 row, not 64).
 // `threads` consumer threads take part, synchronised by named barrier `barrier`.
 // `slot`: the CTA tile's workspace slot (its split tile's index x ClusterM + its rank in the cluster).
+// `shared` (a whole tile of rows, 3 splits or more): the reduction is shared instead -- every split
+// waits until all have stored, sums its 1/splits of the tile over every split (split order) into
+// split 0's slot, counts in again, and the last to do so loads the sums. One tile's worth of reads
+// per split instead of `splits` tiles' worth by the last one, which, one L2 round trip per chunk
+// of 32 values and split, made the reduction the long pole of a few tiles over a huge K (1 x 32
+// splits of a 128 x 128 tile: 64 round trips, ~20 us). Waiting is safe where every split of a
+// tile is resident at once or behind work that never waits: the persistent grid holds every CTA,
+// and a tile's splits are at most the clusters of the grid apart (gemm_sm90_plan_splits).
 template <int Threads, class Acc, class Crd>
 CUTE_DSL_DEVICE bool reduce_split(Acc& acc, Crd const& crd, float* partials, int* counters, int slot, GemmWork const& w,
-                                  int rows_left, int thread, unsigned barrier, int& last_flag) {
+                                  int rows_left, int thread, unsigned barrier, int& last_flag, bool shared = false) {
   constexpr int kValues = int(decltype(size(acc))::value);
   constexpr long long kSlot = (long long)kValues * Threads;
   const int splits = w.splits;
@@ -246,6 +254,44 @@ CUTE_DSL_DEVICE bool reduce_split(Acc& acc, Crd const& crd, float* partials, int
   CUTE_DSL_UNROLL
   for (int v = 0; v < kValues; ++v)
     if (gemm_value_row(crd, v) < rows_left) mine[v * Threads + thread] = acc(v);
+  if (shared) {
+    unsigned* counter = reinterpret_cast<unsigned*>(&counters[slot]);
+    arch::named_barrier_sync(barrier, Threads);
+    if (thread == 0) {
+      arch::flag_fetch_add_acq_rel_gpu(counter, 1u);
+      arch::flag_wait_count_gpu(counter, unsigned(splits));
+    }
+    arch::named_barrier_sync(barrier, Threads);
+    // This split's share of the slot, in 16-byte pieces, summed over the splits in order.
+    static_assert(kSlot % 4 == 0, "reduce_split: whole 16-byte pieces");
+    constexpr long long kPieces = kSlot / 4;
+    const long long begin = kPieces * w.split / splits, end = kPieces * (w.split + 1) / splits;
+    constexpr int kGroup = 8;  // splits' pieces in flight at once
+    for (long long i = begin + thread; i < end; i += Threads) {
+      float4 sum = make_float4(0.f, 0.f, 0.f, 0.f);
+      for (int s0 = 0; s0 < splits; s0 += kGroup) {
+        float4 part[kGroup];
+        CUTE_DSL_UNROLL
+        for (int g = 0; g < kGroup; ++g)
+          part[g] = s0 + g < splits ? __ldcg(reinterpret_cast<float4 const*>(tile_partials + (s0 + g) * kSlot) + i) : make_float4(0.f, 0.f, 0.f, 0.f);
+        CUTE_DSL_UNROLL
+        for (int g = 0; g < kGroup; ++g)
+          if (s0 + g < splits) sum.x += part[g].x, sum.y += part[g].y, sum.z += part[g].z, sum.w += part[g].w;
+      }
+      __stcg(reinterpret_cast<float4*>(tile_partials) + i, sum);
+    }
+    arch::named_barrier_sync(barrier, Threads);
+    if (thread == 0) {
+      const unsigned before = arch::flag_fetch_add_acq_rel_gpu(counter, 1u);
+      last_flag = before == unsigned(2 * splits - 1);
+      if (last_flag) *counter = 0;  // every split has passed its wait: ready for the next launch
+    }
+    arch::named_barrier_sync(barrier, Threads);
+    if (!last_flag) return false;
+    CUTE_DSL_UNROLL
+    for (int v = 0; v < kValues; ++v) acc(v) = __ldcg(tile_partials + v * Threads + thread);
+    return true;
+  }
   // The group's partials, then one acq_rel count by thread 0: the barrier orders every thread's
   // stores before its release, and its acquire (of the earlier splits' releases) before the
   // other threads' reads after the second barrier, instead of a __threadfence by every thread
@@ -658,8 +704,10 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
         constexpr int kGroup = PingPong ? 128 : 256;  // the threads that computed this unit
         const unsigned barrier = PingPong ? 2u + unsigned(consumer) : 1u;
         const int group_thread = PingPong ? thread_in_wg : int(threadIdx.x) - 128;
+        // Shared reduction: cooperative tiles whose rows are all inside M, 3 splits or more.
+        const bool shared = !PingPong && TileM == 128 && work.splits >= 3 && p.epilogue.m - tile.m_block >= TileM;
         if (!reduce_split<kGroup>(acc, tCcC, p.partials, p.tile_counters, work.tile_index * ClusterM + cta_rank, work,
-                                  p.epilogue.m - tile.m_block, group_thread, barrier, smem.last_split[PingPong ? consumer : 0]))
+                                  p.epilogue.m - tile.m_block, group_thread, barrier, smem.last_split[PingPong ? consumer : 0], shared))
           continue;  // another split of this tile finishes it
       }
       CUTE_DSL_UNROLL

@@ -52,16 +52,25 @@ inline bool gemm_sm90_config_supports(GemmSm90Config c, GmmaMajor major_b) {
 // tiles whole, which the model had ranked the other way. The split count minimises 1/splits +
 // that, and a split is made only where it saves at least a tenth of a tile. Decode's few tiles
 // (M <= 64) are planned by the stream model instead (gemm_sm90_plan_splits).
+// `shared`: a cooperative 128-row tile whose rows are all in the output, split 3 ways or more,
+// shares its reduction among its splits (reduce_split in gemm_sm90.hpp): each reads one tile of
+// partials and the last one reads the sums, whatever the split count -- kGemmSharedSplitReads
+// tiles' worth in the model instead of `splits`.
 inline constexpr double kGemmSplitReadK = 480.0;
+inline constexpr double kGemmSharedSplitReads = 3.0;
 struct GemmSplitPlan {
   int splits = 1;            // ranges per split tile (1: none)
   long long split_from = 0;  // the first split tile (tiles before it run whole)
 };
 // The time of a split tile, in tiles' time; `rows`: the fraction of the tile's rows in the output.
-inline double gemm_sm90_split_tile_time(int splits, int k, double rows = 1.0) {
-  return 1.0 / splits + splits * kGemmSplitReadK * rows / (k > 0 ? k : 1);
+inline double gemm_sm90_split_tile_time(int splits, int k, double rows = 1.0, bool shared = false) {
+  const double reads = shared && splits >= 3 && rows >= 1.0 ? kGemmSharedSplitReads : splits;
+  return 1.0 / splits + reads * kGemmSplitReadK * rows / (k > 0 ? k : 1);
 }
-inline GemmSplitPlan gemm_sm90_split_plan(long long tiles, int k, long long per_wave, int max_splits = 32, double rows = 1.0) {
+// Whether a variant's split tiles share their reduction (given 3 splits and whole rows).
+inline bool gemm_sm90_shares_split_reduction(GemmSm90Config c) { return c.tile_m == 128 && !c.ping_pong; }
+inline GemmSplitPlan gemm_sm90_split_plan(long long tiles, int k, long long per_wave, int max_splits = 32, double rows = 1.0,
+                                          bool shared = false) {
   GemmSplitPlan plan{1, tiles};
   if (tiles < 1 || per_wave < 1) return plan;
   const long long tail = tiles % per_wave;
@@ -73,15 +82,16 @@ inline GemmSplitPlan gemm_sm90_split_plan(long long tiles, int k, long long per_
   if (cap > max_splits) cap = max_splits;
   double best = 0.9;  // at least a tenth of a tile saved
   for (int splits = 2; splits <= cap; ++splits)
-    if (const double t = gemm_sm90_split_tile_time(splits, k, rows); t < best) best = t, plan.splits = splits;
+    if (const double t = gemm_sm90_split_tile_time(splits, k, rows, shared); t < best) best = t, plan.splits = splits;
   if (plan.splits > 1) plan.split_from = few ? 0 : tiles - tail;
   return plan;
 }
 // The time of `tiles` tiles in waves of `per_wave`, in tiles' time, with `plan`'s split.
-inline double gemm_sm90_split_waves(long long tiles, long long per_wave, int k, GemmSplitPlan plan, double rows = 1.0) {
+inline double gemm_sm90_split_waves(long long tiles, long long per_wave, int k, GemmSplitPlan plan, double rows = 1.0,
+                                    bool shared = false) {
   const long long whole = plan.splits > 1 ? plan.split_from : tiles;
   double waves = double((whole + per_wave - 1) / per_wave);
-  if (plan.splits > 1) waves += gemm_sm90_split_tile_time(plan.splits, k, rows);
+  if (plan.splits > 1) waves += gemm_sm90_split_tile_time(plan.splits, k, rows, shared);
   return waves;
 }
 // The fraction of a TileM-row tile that M fills (below one tile: decode).
@@ -164,7 +174,8 @@ inline GemmSplitPlan gemm_sm90_plan_splits(GemmShape s, GemmSm90Config c, int sm
     const int splits = gemm_sm90_stream_splits(s, c, sm_count, max_splits);
     return GemmSplitPlan{splits, splits > 1 ? 0 : tiles};
   }
-  return gemm_sm90_split_plan(tiles, s.k, sm_count / cluster, max_splits, gemm_sm90_rows_held(s.m, c.tile_m * cluster));
+  return gemm_sm90_split_plan(tiles, s.k, sm_count / cluster, max_splits, gemm_sm90_rows_held(s.m, c.tile_m * cluster),
+                              gemm_sm90_shares_split_reduction(c));
 }
 inline int gemm_sm90_split_k(GemmShape s, GemmSm90Config c, int sm_count) { return gemm_sm90_plan_splits(s, c, sm_count).splits; }
 
@@ -213,8 +224,10 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor m
     // H100). A tail split is added after the choice, not in it: letting it favour the wide tile
     // moved 4096 x 1536 x 4096 from 128 x 128 (74 us) to a clustered 128 x 256 (119 us).
     const double rows = gemm_sm90_rows_held(s.m, c.tile_m);
-    const GemmSplitPlan few = tiles * 2 <= sm_count ? gemm_sm90_split_plan(tiles, s.k, sm_count, 32, rows) : GemmSplitPlan{1, tiles};
-    const double waves = gemm_sm90_split_waves(tiles, sm_count, s.k, few, rows);
+    const bool shared = gemm_sm90_shares_split_reduction(config);
+    const GemmSplitPlan few =
+        tiles * 2 <= sm_count ? gemm_sm90_split_plan(tiles, s.k, sm_count, 32, rows, shared) : GemmSplitPlan{1, tiles};
+    const double waves = gemm_sm90_split_waves(tiles, sm_count, s.k, few, rows, shared);
     const double cost = waves * c.tile_m * c.tile_n / c.efficiency;
     if (best.tile_n == 0 || cost < best_cost) {
       best_cost = cost;
