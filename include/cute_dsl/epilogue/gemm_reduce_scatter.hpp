@@ -152,9 +152,10 @@ CUTE_DSL_DEVICE void route_wait(ReduceScatter<T, Child> const& rs, int m_block, 
 // The prefetching warp, for the tile the consumers start next: if it holds own rows only, waits
 // until every peer's chunk of them arrived and has the received rows brought into L2 (bulk
 // prefetches, a row of the tile per lane and instruction), so that route_finish's loads of them
-// hit L2 rather than HBM. (Not called where the ring takes them: route_ring_sources.) A tile that also holds other owners' rows
-// is left alone: its chunks may wait on this very tile's publishing, which needs this warp at
-// the hand-off barrier (waiting for them here deadlocked 4 simulated ranks, 2026-11-26).
+// hit L2 rather than HBM. (Not called where the ring takes them: route_ring_sources.) A tile that
+// also holds other owners' rows is left alone: its chunks may wait on this very tile's
+// publishing, which needs this warp at the hand-off barrier (waiting for them here deadlocked 4
+// simulated ranks, 2026-11-26).
 template <int TileM, int TileN, class T, class Child>
 CUTE_DSL_DEVICE void route_prefetch(ReduceScatter<T, Child> const& rs, int m_block, int n_block, int lane) {
   const dist::ReduceScatterLayout& l = rs.layout;

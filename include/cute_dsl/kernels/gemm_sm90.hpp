@@ -239,8 +239,8 @@ CUTE_DSL_DEVICE void consume_k_loop(Mma mma, const Ring& ring, State& state, Fra
 // waits until all have stored, sums its 1/splits of the tile over every split (split order) into
 // split 0's slot, counts in again, and the last to do so loads the sums. One tile's worth of reads
 // per split instead of `splits` tiles' worth by the last one, which, one L2 round trip per chunk
-// of 32 values and split, made the reduction the long pole of a few tiles over a huge K (1 x 32
-// splits of a 128 x 128 tile: 64 round trips, ~20 us). Waiting is safe where every split of a
+// of 32 values and split, made the reduction the long pole of a few tiles over a huge K (32
+// splits of a 128 x 128 tile: 64 round trips). Waiting is safe where every split of a
 // tile is resident at once or behind work that never waits: the persistent grid holds every CTA,
 // and a tile's splits are at most the clusters of the grid apart (gemm_sm90_plan_splits).
 template <int Threads, class Acc, class Crd>
