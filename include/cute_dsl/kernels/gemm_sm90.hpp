@@ -273,7 +273,8 @@ CUTE_DSL_DEVICE bool reduce_split(Acc& acc, Crd const& crd, float* partials, int
         float4 part[kGroup];
         CUTE_DSL_UNROLL
         for (int g = 0; g < kGroup; ++g)
-          part[g] = s0 + g < splits ? __ldcg(reinterpret_cast<float4 const*>(tile_partials + (s0 + g) * kSlot) + i) : make_float4(0.f, 0.f, 0.f, 0.f);
+          part[g] = s0 + g < splits ? __ldcg(reinterpret_cast<float4 const*>(tile_partials + (s0 + g) * kSlot) + i)
+                                    : make_float4(0.f, 0.f, 0.f, 0.f);
         CUTE_DSL_UNROLL
         for (int g = 0; g < kGroup; ++g)
           if (s0 + g < splits) sum.x += part[g].x, sum.y += part[g].y, sum.z += part[g].z, sum.w += part[g].w;
