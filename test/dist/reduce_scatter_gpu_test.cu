@@ -193,6 +193,21 @@ void run_case(Case c) {
   for (cudaStream_t s : result_streams) cudaStreamDestroy(s);
 }
 
+// Which routed trees take the peers' partials through the operand ring (their product then
+// accumulates onto the peers' sum): acc() itself, 16-bit D, cooperative 128-row TMA variants. A
+// child that transforms the partial would be applied to the sum: such trees take the stored way.
+using RoutedAcc = decltype(ep::reduce_scatter(dist::SymmetricView{}, dist::ReduceScatterLayout{}, static_cast<__nv_bfloat16*>(nullptr),
+                                              0, 1u, ep::acc()));
+using RoutedScaled = decltype(ep::reduce_scatter(dist::SymmetricView{}, dist::ReduceScatterLayout{},
+                                                 static_cast<__nv_bfloat16*>(nullptr), 0, 1u, ep::acc() * ep::scalar(2.f)));
+using RoutedF32 = decltype(ep::reduce_scatter(dist::SymmetricView{}, dist::ReduceScatterLayout{}, static_cast<float*>(nullptr), 0, 1u,
+                                              ep::acc()));
+static_assert(kn::gemm_sm90_impl::kTakesRingSources<RoutedAcc, __nv_bfloat16, 128, false, true>);
+static_assert(!kn::gemm_sm90_impl::kTakesRingSources<RoutedScaled, __nv_bfloat16, 128, false, true>);
+static_assert(!kn::gemm_sm90_impl::kTakesRingSources<RoutedF32, float, 128, false, true>);
+static_assert(!kn::gemm_sm90_impl::kTakesRingSources<RoutedAcc, __nv_bfloat16, 64, false, true>);
+static_assert(!kn::gemm_sm90_impl::kTakesRingSources<RoutedAcc, __nv_bfloat16, 128, true, true>);
+
 // The launcher's refusals, on the host (no GPU needed): each names the rule.
 TEST(ReduceScatterArguments, RefusedWithTheRuleTheyBreak) {
   alignas(16) static char copies[2][1 << 16];  // each rank's window (the partial: 128 x 64 bf16)
