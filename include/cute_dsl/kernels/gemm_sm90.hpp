@@ -53,6 +53,7 @@
 #include "cute_dsl/algorithm/copy_box.hpp"
 #include "cute_dsl/atom/tma_atom.hpp"
 #include "cute_dsl/kernels/gemm_epilogue.hpp"
+#include "cute_dsl/kernels/gemm_sm90_configs.hpp"
 #include "cute_dsl/kernels/gemm_tile_scheduler.hpp"
 
 namespace cute_dsl::kernels {
@@ -705,8 +706,7 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
         constexpr int kGroup = PingPong ? 128 : 256;  // the threads that computed this unit
         const unsigned barrier = PingPong ? 2u + unsigned(consumer) : 1u;
         const int group_thread = PingPong ? thread_in_wg : int(threadIdx.x) - 128;
-        // Shared reduction: cooperative tiles whose rows are all inside M, 3 splits or more.
-        const bool shared = !PingPong && TileM == 128 && work.splits >= 3 && p.epilogue.m - tile.m_block >= TileM;
+        const bool shared = gemm_sm90_shares_split_reduction(TileM, PingPong, work.splits, p.epilogue.m - tile.m_block >= TileM);
         if (!reduce_split<kGroup>(acc, tCcC, p.partials, p.tile_counters, work.tile_index * ClusterM + cta_rank, work,
                                   p.epilogue.m - tile.m_block, group_thread, barrier, smem.last_split[PingPong ? consumer : 0], shared))
           continue;  // another split of this tile finishes it

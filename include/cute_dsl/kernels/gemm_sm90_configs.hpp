@@ -25,4 +25,12 @@ inline constexpr GemmSm90Config kGemmSm90Configs[] = {
     {64, 12, 1, false, 64}, {128, 8, 1, false, 64}};
 inline constexpr int kGemmSm90ConfigCount = int(sizeof(kGemmSm90Configs) / sizeof(kGemmSm90Configs[0]));
 
+// Split-K tiles whose splits share the reduction (gemm_sm90.hpp, reduce_split): cooperative
+// 128-row tiles split at least kGemmSharedSplitMin ways, over a whole tile of rows. The kernel and
+// the split model (gemm_sm90_heuristic.hpp) ask the same question here.
+inline constexpr int kGemmSharedSplitMin = 3;
+CUTE_DSL_HOST_DEVICE constexpr bool gemm_sm90_shares_split_reduction(int tile_m, bool ping_pong, int splits, bool whole_rows) {
+  return tile_m == 128 && !ping_pong && splits >= kGemmSharedSplitMin && whole_rows;
+}
+
 }  // namespace cute_dsl::kernels
