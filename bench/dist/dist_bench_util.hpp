@@ -1,6 +1,6 @@
 // What the multi-GPU benchmarks (dist_gemm_rs, dist_gemm_ag) share: error checks, random bf16
-// fill, the slowest-rank timer, interleaved rounds with medians, and the command line. Included by
-// one translation unit per benchmark executable (it defines a kernel).
+// fill (dist_fill.hpp), the slowest-rank timer, interleaved rounds with medians, and the command
+// line. Included by one translation unit per benchmark executable (it defines a kernel).
 #pragma once
 
 #include <cuda_bf16.h>
@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "dist_fill.hpp"
+
 namespace dist_bench {
 
 inline void check(cudaError_t e, const char* what) {
@@ -26,14 +28,6 @@ inline void check(ncclResult_t e, const char* what) {
 struct Shape {
   int m, n, k;
 };
-
-__global__ void fill_random(__nv_bfloat16* p, long long n, unsigned seed) {
-  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
-    unsigned x = unsigned(i) * 2654435761u ^ seed;
-    x ^= x >> 13, x *= 0x5bd1e995u, x ^= x >> 15;
-    p[i] = __nv_bfloat16((float(x & 0xffff) / 65535.f - 0.5f) * 2.f);
-  }
-}
 
 // Times one op across the ranks: a barrier, CUDA events around the op on each rank's stream, the
 // slowest rank's time (a max all-reduce through NCCL), in microseconds.

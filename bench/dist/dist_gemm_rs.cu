@@ -62,6 +62,7 @@ struct Result {
   double gemm_same_variant_us;  // the GEMM alone in the fused op's variant
   double fused_kernel_alone_us;  // the fused reduce-scatter's kernel alone (its peers' chunks already there: no transfer, no wait)
   double ar_one_round_us, ar_three_rounds_us;  // the fused all-reduce in one round; in three
+  double rs_two_rounds_us, rs_three_rounds_us;  // the fused reduce-scatter in two rounds; in three
   Collective rs, ar;
 };
 
@@ -110,6 +111,7 @@ Result run_shape(dist::NcclSession& session, Shape s, int iters) {
   const dist::ReduceScatterLayout ar_layout{s.m, s.n, world, int(sizeof(T)), true};
   dist::SymmetricBuffer window(session, std::size_t(layout.bytes())), ar_window(session, std::size_t(ar_layout.bytes()));
   unsigned epoch = 0, ar_epoch = 0;
+  unsigned one_round_epoch = 0;  // the last one-round launch's: its chunks are all there
 
   kn::GemmSm90Arguments<T, T> args{};
   args.shape = {s.m, s.n, kp, 1};
@@ -125,7 +127,7 @@ Result run_shape(dist::NcclSession& session, Shape s, int iters) {
   };
   auto all_reduce = [&] { check(ncclAllReduce(d, ar_out, size_t(mn), ncclBfloat16, ncclSum, session.comm(), stream), "ncclAllReduce"); };
   auto fused = [&] {
-    auto tree = ep::reduce_scatter(window.view(), layout, out, s.n, ++epoch, ep::acc());
+    auto tree = ep::reduce_scatter(window.view(), layout, out, s.n, one_round_epoch = ++epoch, ep::acc());
     kn::GemmSm90Arguments<T, T> x = args;
     x.d = out;
     check(kn::gemm_sm90_reduce_scatter<GmmaMajor::K, GmmaMajor::K, 256, 4, 2>(x, tree, stream), "fused gemm + reduce-scatter");
@@ -151,11 +153,24 @@ Result run_shape(dist::NcclSession& session, Shape s, int iters) {
     check(kn::gemm_sm90_reduce_scatter<GmmaMajor::K, GmmaMajor::K, 256, 4, 2>(args, tree, stream), "fused gemm + all-reduce, three rounds");
   };
 
+  // The reduce-scatter's rounds: with one, a rank's held rows wait for every peer's last foreign
+  // chunk (its own rows come last in one peer's order); with more, each round's held rows wait
+  // only for the previous round's.
+  dist::ReduceScatterLayout two_rounds_rs = layout, three_rounds_rs = layout;
+  two_rounds_rs.rounds = 2, three_rounds_rs.rounds = 3;
+  auto fused_rounds = [&](const dist::ReduceScatterLayout& l, const char* what) {
+    auto tree = ep::reduce_scatter(window.view(), l, out, s.n, ++epoch, ep::acc());
+    kn::GemmSm90Arguments<T, T> x = args;
+    x.d = out;
+    check(kn::gemm_sm90_reduce_scatter<GmmaMajor::K, GmmaMajor::K, 256, 4, 2>(x, tree, stream), what);
+  };
+
   dist_bench::SlowestRankTimer time_once(session, stream);
   // The fused op's kernel alone, to see what the transfers add: the last fused launch's epoch
-  // again, so every peer's chunk is already there (arrived >= epoch) and nothing waits or moves.
+  // again, so every peer's chunk is already there (arrived >= epoch) and nothing waits or moves
+  // (the one-round launch's: launches in rounds number their chunks otherwise).
   auto fused_kernel_alone = [&] {
-    auto tree = kn::gemm_sm90_reduce_scatter_tree<256, 2>(ep::reduce_scatter(window.view(), layout, out, s.n, epoch, ep::acc()));
+    auto tree = kn::gemm_sm90_reduce_scatter_tree<256, 2>(ep::reduce_scatter(window.view(), layout, out, s.n, one_round_epoch, ep::acc()));
     check(kn::gemm_sm90_fused_variant<GmmaMajor::K, GmmaMajor::K, 256, 4, 2>(kn::gemm_sm90_reduce_scatter_gemm_arguments(args, tree), tree,
                                                                              stream),
           "fused kernel alone");
@@ -164,13 +179,16 @@ Result run_shape(dist::NcclSession& session, Shape s, int iters) {
   const std::vector<double> us = dist_bench::interleaved_medians(
       time_once,
       {gemm, gemm_same_variant, reduce_scatter, [&] { gemm(), reduce_scatter(); }, fused, fused_kernel_alone, all_reduce,
-       [&] { gemm(), all_reduce(); }, fused_all_reduce, fused_all_reduce_one_round, fused_all_reduce_three_rounds},
+       [&] { gemm(), all_reduce(); }, fused_all_reduce, fused_all_reduce_one_round, fused_all_reduce_three_rounds,
+       [&] { fused_rounds(two_rounds_rs, "fused gemm + reduce-scatter, two rounds"); },
+       [&] { fused_rounds(three_rounds_rs, "fused gemm + reduce-scatter, three rounds"); }},
       iters);
   Result r{};
   r.gemm_us = us[0], r.gemm_same_variant_us = us[1], r.fused_kernel_alone_us = us[5];
   r.rs.alone_us = us[2], r.rs.after_gemm_us = us[3], r.rs.fused_us = us[4];
   r.ar.alone_us = us[6], r.ar.after_gemm_us = us[7], r.ar.fused_us = us[8];
   r.ar_one_round_us = us[9], r.ar_three_rounds_us = us[10];
+  r.rs_two_rounds_us = us[11], r.rs_three_rounds_us = us[12];
   // DIST_BENCH_TRACE=1: each fused op once more with a timeline of its copies (kernels::CommTrace), printed by rank 0.
   if (const char* t = std::getenv("DIST_BENCH_TRACE"); t != nullptr && *t == '1') {
     auto show = [&](const char* op, auto launch) {
@@ -240,12 +258,13 @@ int main(int argc, char** argv) {
                   "\"all_reduce_us\": %.1f, \"gemm_then_all_reduce_us\": %.1f, \"fused_all_reduce_us\": %.1f, "
                   "\"all_reduce_fused_over_max_alone\": %.3f, \"all_reduce_speedup_over_sequential\": %.3f, \"all_reduce_fused_err\": %.2e, "
                   "\"all_reduce_nccl_err\": %.2e, \"all_reduce_elements_differing_from_nccl\": %lld, \"all_reduce_elements_checked\": %lld, "
-                  "\"fused_all_reduce_one_round_us\": %.1f, \"fused_all_reduce_three_rounds_us\": %.1f}",
+                  "\"fused_all_reduce_one_round_us\": %.1f, \"fused_all_reduce_three_rounds_us\": %.1f, "
+                  "\"fused_two_rounds_us\": %.1f, \"fused_three_rounds_us\": %.1f}",
                   w, s.m, s.n, s.k, r.gemm_us, tflops / r.gemm_us, r.gemm_same_variant_us, r.fused_kernel_alone_us, r.rs.alone_us,
                   r.rs.after_gemm_us, r.rs.fused_us, r.rs.fused_us / std::max(r.gemm_us, r.rs.alone_us), r.rs.after_gemm_us / r.rs.fused_us,
                   r.rs.fused_err, r.rs.nccl_err, r.rs.differ, r.rs.checked, r.ar.alone_us, r.ar.after_gemm_us, r.ar.fused_us,
                   r.ar.fused_us / std::max(r.gemm_us, r.ar.alone_us), r.ar.after_gemm_us / r.ar.fused_us, r.ar.fused_err, r.ar.nccl_err,
-                  r.ar.differ, r.ar.checked, r.ar_one_round_us, r.ar_three_rounds_us);
+                  r.ar.differ, r.ar.checked, r.ar_one_round_us, r.ar_three_rounds_us, r.rs_two_rounds_us, r.rs_three_rounds_us);
     // Every rank checks its own rows (reduce-scatter) and its whole result (all-reduce).
     dist_bench::ShapeReport report{line, ""};
     for (const Collective* c : {&r.rs, &r.ar})

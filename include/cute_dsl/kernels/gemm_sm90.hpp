@@ -346,20 +346,26 @@ CUTE_DSL_DEVICE bool reduce_split(Acc& acc, Crd const& crd, float* partials, int
 // there, they land while the consumers finish the previous tile (its last k-blocks and its
 // epilogue); issued after the tile's k-blocks (session 7) they landed only 2-3 k-blocks ahead of
 // the epilogue that waited for them.
+// That the chunks arrived, the producer learns from `ready` (a 2-stage pipeline that
+// wait_for_ring_sources fills, one stage per tile with sources): an mbarrier wait, not a
+// system-scope acquire per tile and peer on the producer's path. (Moved to warp 2 instead, in
+// session 7, it was slower: warp 2 meets the consumers at every tile's hand-off, so it could wait
+// for a tile's chunks only once the consumers were done with the tile before, which is when the
+// producer needs them. Warp 3 meets no one.)
 // @pre the producer thread, before the tile's k-blocks; the consumers consume as many stages
-template <class TD, int TileM, int TileN, int ClusterM, class AtomC, class Ring, class State, class RingB, class Fusion>
+template <class TD, int TileM, int TileN, int ClusterM, class AtomC, class Ring, class State, class RingB, class Fusion, class Ready,
+          class ReadyState>
 CUTE_DSL_DEVICE void load_ring_sources(AtomC const& tma_c, Ring const& ring, State& state, RingB const& ring_b, Fusion const& fusion,
-                                       GemmTile const& tile, int cta_rank) {
+                                       GemmTile const& tile, int cta_rank, Ready const& ready, ReadyState& ready_state) {
   using Source = GemmSm90Source<TD, TileN>;
   constexpr int kStagesPerPeer = TileM / Source::kRows;
   const int sources = epilogue::route_ring_sources<TileM, ClusterM>(fusion, tile.m_block - cta_rank * TileM);
   if (sources == 0) return;
-  // The copy engines wrote the partials, then the arrival flags: acquire those (system scope),
-  // then order the acquire before TMA's reads (the async proxy). Both cost the kernel ~12 us
-  // (8192^3 over 2 and 4 H100s, alone; a timing build without them), but moved to warp 2 (which
-  // then arrived on an mbarrier the producer waited on) the kernel was 15-20 us slower still
-  // over 4 GPUs (bench/results/dist_rs_ring_sources_h100x4_2026-11-27.txt).
-  epilogue::route_wait_for_peers(fusion, tile.m_block, tile.n_block);
+  // wait_for_ring_sources acquired the flags (system scope), then arrived (a CTA-scope release
+  // this wait acquires); order that before TMA's reads (the async proxy).
+  ready.consumer_wait(ready_state);
+  ready.consumer_release(ready_state);
+  ++ready_state;
   arch::fence_view_async_global();
   const auto thr = tma_c.get_slice(0);
   const int row = tile.m_block - fusion.owners().begin(fusion.window.rank);  // in the received rows
@@ -368,6 +374,35 @@ CUTE_DSL_DEVICE void load_ring_sources(AtomC const& tma_c, Ring const& ring, Sta
     auto sC = make_tensor(make_smem_ptr(reinterpret_cast<TD*>(&ring_b(0, 0, int(state.index())))), typename Source::TmaStage{});
     copy(tma_c.with(*ring.producer_barrier(state)),
          thr.partition_S(TmaBox<3>{{tile.n_block, row + Source::kRows * (i % kStagesPerPeer), i / kStagesPerPeer}}), thr.partition_D(sC));
+  }
+}
+
+// The other side of load_ring_sources' `ready`: one thread of an otherwise idle warp walks the
+// CTA's tiles ahead of the producer and, for each tile with ring sources, waits until every
+// peer's chunk of it arrived (the same flags, in the same order of tiles) and fills a stage.
+// Nothing waits for this thread but the producer, so its early waits hold up nothing else (the
+// deadlock argument of epilogue/gemm_reduce_scatter.hpp is unchanged: the producer waits for
+// the same chunks at the same point of its tile sequence). A tile of the chunk acquired last
+// acquires nothing again (that acquire came before this arrival): an acquire is LDG.STRONG.SYS +
+// CCTL.IVALL (every L1 line of the SM dropped), and one per tile and peer cost the kernel ~15 us
+// at 8192^3 over 2 and 4 ranks, wherever it ran; one per chunk, ~5 (bench/dist/rs_kernel_alone,
+// H100, 2026-11-27; docs/design/distributed.md, session 10).
+// @pre one thread; Sources(tile) is route_ring_sources of the tile, as the producer computes it
+template <class Scheduler, class Fusion, class Ready, class Sources>
+CUTE_DSL_DEVICE void wait_for_ring_sources(Scheduler const& scheduler, Fusion const& fusion, Ready const& ready, int first, int step,
+                                           int tiles, int cta_rank, int splits, int k_tiles, Sources const& sources_of) {
+  auto state = pipeline::make_producer_start_state<Ready::State::stages>();
+  int acquired = -1;  // the chunk whose flags this thread acquired last
+  for (int t = first; t < tiles; t += step) {
+    const GemmTile tile = scheduler.work(t, cta_rank, splits, k_tiles).tile;
+    if (sources_of(tile) == 0) continue;
+    ready.producer_acquire(state);
+    if (const int chunk = epilogue::route_own_tile_chunk(fusion, tile.m_block, tile.n_block); chunk != acquired) {
+      epilogue::route_wait_for_peers(fusion, tile.m_block, tile.n_block);
+      acquired = chunk;
+    }
+    ready.producer_commit(state);
+    ++state;
   }
 }
 
@@ -495,6 +530,11 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
   // memory, so the dynamic size stays what launchers compute from Storage.
   constexpr bool kStagedEpilogue = sizeof(TD) == 2;
   __shared__ alignas(16) unsigned char epilogue_stage[kStagedEpilogue ? 8 * kGemmEpilogueStageBytesPerWarp : 16];
+  // Ring sources (load_ring_sources): "this tile's peers' chunks arrived", from warp 3 to the
+  // producer. Static too; a kernel without ring sources does not use it (and has none).
+  constexpr bool kRingSources = kTakesRingSources<Fusion, TD, TileM, PingPong, TmaLoads>;
+  using SourcesReady = pipeline::AsyncPipeline<2>;
+  __shared__ typename SourcesReady::Storage sources_ready_storage;
   Storage& smem = shared_storage<Storage>(smem_raw);
 
   const int warpgroup = threadIdx.x / 128;
@@ -516,6 +556,7 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
       arch::mbarrier_init(&smem.turn[0], 128);  // every thread of the other consumer arrives
       arch::mbarrier_init(&smem.turn[1], 128);
     }
+    if constexpr (kRingSources) SourcesReady::init(sources_ready_storage, pipeline::AsyncPipelineParams{1, 1});
     // Publishes the inits beyond this thread's generic view: to peers that arrive or multicast
     // on them, and to the TMA unit's complete_tx (also for a cluster of 1).
     arch::fence_barrier_init();
@@ -524,6 +565,7 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
   if constexpr (ClusterM > 1) arch::cluster_sync();
   else __syncthreads();
   const Ring ring = make_ring<Ring>(smem.barriers, ring_params);
+  [[maybe_unused]] const SourcesReady sources_ready(sources_ready_storage);
 
   // A tree that routes whole tiles (the reduce-scatter node, epilogue/gemm_reduce_scatter.hpp)
   // stores them itself; after each tile the consumers meet two idle warps of the producer
@@ -541,7 +583,6 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
   constexpr unsigned kHandOffBarrier = 8;  // the consumers and the two helper warps, per tile
   constexpr unsigned kSourceBarrier = 9;  // + consumer: a consumer warpgroup has read a source stage
   // Routed cluster tiles of own rows only add their peers' partials from the operand ring.
-  constexpr bool kRingSources = kTakesRingSources<Fusion, TD, TileM, PingPong, TmaLoads>;
   static_assert(!kRingSources || has_gmma_input_v<TD>, "gemm_sm90_fused_kernel: a ring source is __nv_bfloat16 or __half");
   static_assert(!kRouted || TmaLoads, "gemm_sm90_fused_kernel: a tile-routing epilogue publishes from the TMA producer's idle warp");
   using Scheduler = GemmTileScheduler<TileM, TileN, ClusterM>;
@@ -574,11 +615,14 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
         const auto tma_a = p.tma_a.get_slice(0);
         const auto tma_b = p.tma_b.get_slice(cta_rank);  // this CTA's share of B, multicast to the cluster
         const unsigned short multicast = ClusterM == 1 ? 0 : (1u << ClusterM) - 1;
+        [[maybe_unused]] auto ready_state = pipeline::make_consumer_start_state<2>();
         for (int t = first; t < tiles; t += step) {
           const GemmWork work = scheduler.work(t, cta_rank, splits, k_tiles);
           const GemmTile tile = work.tile;
           if constexpr (kGated) epilogue::wait_for_tile_rows(fusion, tile.m_block, TileM);  // its rows of A have arrived
-          if constexpr (kRingSources) load_ring_sources<TD, TileM, TileN, ClusterM>(p.tma_c, ring, state, smem.b.tensor(), fusion, tile, cta_rank);
+          if constexpr (kRingSources)
+            load_ring_sources<TD, TileM, TileN, ClusterM>(p.tma_c, ring, state, smem.b.tensor(), fusion, tile, cta_rank, sources_ready,
+                                                          ready_state);
           for (int kt = work.k_begin; kt < work.k_end; ++kt, ++state) {
             ring.producer_acquire(state);  // stage empty in this CTA; its bytes announced on full
             auto& full = *ring.producer_barrier(state);
@@ -630,6 +674,13 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
       }
       cp_async_wait<0>();
       while (in_flight > 0) publish_oldest();
+    }
+    // Ring sources: warp 3 (idle under TMA) waits for each tile's peers' chunks ahead of the producer.
+    if constexpr (kRingSources) {
+      if (threadIdx.x == 96)
+        wait_for_ring_sources(scheduler, fusion, sources_ready, first, step, tiles, cta_rank, splits, k_tiles, [&](GemmTile const& tile) {
+          return epilogue::route_ring_sources<TileM, ClusterM>(fusion, tile.m_block - cta_rank * TileM);
+        });
     }
     // Routed: warp 1 (idle under TMA) publishes each tile once the consumers stored it, so the
     // release that publishing needs never stalls the math warps; warp 2 waits for the peers'
