@@ -23,7 +23,7 @@
 // through the operand ring ahead of the tile's k-blocks (GemmSm90Source: 64 rows per stage; they
 // land while the math warps finish the previous tile), the consumers start the tile's
 // accumulators from them (ldmatrix, rank order, f32) and accumulate the product onto that sum,
-// then write `out` with route_store_own -- no partial of their own stored and re-read, no global
+// then write `out` with route_block (own) -- no partial of their own stored and re-read, no global
 // load on the math warps. (This rank's partial is then never rounded to T: one rounding fewer
 // than route_finish's sum. A child that is not acc() itself would apply to the sum, so such trees
 // take the stored way: gemm_sm90_impl::kTakesRingSources.)
@@ -49,15 +49,22 @@ CUTE_DSL_HOST_DEVICE dist::ReduceScatterSchedule route_schedule(ReduceScatter<T,
 }
 
 // One accumulator block (a wgmma atom's values, N / 2 per thread, coordinates `crd`, tile origin
-// (row0, col0)) into this rank's partial product. @pre every lane of the warp calls it
+// (m_block, n_block)) into this rank's partial product, in its own memory; or, `own` (a tile whose
+// peers' partials came through the ring and were added: route_ring_sources), the sums into `out`
+// (rows past this rank's masked). Both by the epilogue's ordinary staged stores, from ONE call
+// site: two (one per destination) doubled the fused kernel's epilogue code, every copy of the
+// staged store unrolled over the tile.
+// @pre every lane of the warp calls it; `own` only for 16-bit T (ring sources)
 template <int N, class T, class Child, class Acc, class Crd>
-CUTE_DSL_DEVICE void route_block(ReduceScatter<T, Child> const& rs, Acc const& acc, Crd const& crd, int row0, int col0, int lane,
-                                 unsigned char* stage) {
+CUTE_DSL_DEVICE void route_block(ReduceScatter<T, Child> const& rs, Acc const& acc, Crd const& crd, int m_block, int n_block, int lane,
+                                 unsigned char* stage, bool own) {
+  const dist::RowOwners owners = rs.layout.owners();
+  const int me = rs.window.rank, lo = own ? owners.begin(me) : 0;
   kernels::GemmEpilogueParams<T> p{};
-  p.d = rs.partial(rs.window.rank), p.ldd = rs.layout.n;
-  p.m = rs.layout.m, p.n = rs.layout.n, p.alpha = 1.f, p.beta = 0.f;
-  if constexpr (sizeof(T) == 2) kernels::gemm_store_accumulators_staged<T, N>(acc, crd, p, row0, col0, 0, lane, stage);
-  else kernels::gemm_store_accumulators<T, N>(acc, crd, p, row0, col0, 0);
+  p.d = own ? rs.out : rs.partial(me), p.ldd = own ? rs.ldo : rs.layout.n;
+  p.m = own ? owners.begin(me + 1) - lo : rs.layout.m, p.n = rs.layout.n, p.alpha = 1.f, p.beta = 0.f;
+  if constexpr (sizeof(T) == 2) kernels::gemm_store_accumulators_staged<T, N>(acc, crd, p, m_block - lo, n_block, 0, lane, stage);
+  else kernels::gemm_store_accumulators<T, N>(acc, crd, p, m_block, n_block, 0);
 }
 
 // The publishing warp, once per tile in the consumers' order, after the hand-off barrier (which
@@ -113,19 +120,6 @@ CUTE_DSL_HOST_DEVICE int route_ring_sources(ReduceScatter<T, Child> const& rs, i
   const int me = rs.window.rank, lo = owners.begin(me), hi = owners.begin(me + 1);
   const int end = cluster_m_block + TileM * ClusterM < l.m ? cluster_m_block + TileM * ClusterM : l.m;
   return cluster_m_block >= lo && end <= hi ? (l.world - 1) * (TileM / 64) : 0;
-}
-
-// A tile whose peers' partials came through the ring, once added: its sums go to `out` by the
-// epilogue's ordinary staged store (rows past this rank's are masked). @pre every lane of the warp calls it
-template <int N, class T, class Child, class Acc, class Crd>
-CUTE_DSL_DEVICE void route_store_own(ReduceScatter<T, Child> const& rs, Acc const& acc, Crd const& crd, int m_block, int n_block,
-                                     int lane, unsigned char* stage) {
-  const dist::RowOwners owners = rs.layout.owners();
-  const int me = rs.window.rank, lo = owners.begin(me);
-  kernels::GemmEpilogueParams<T> p{};
-  p.d = rs.out, p.ldd = rs.ldo;
-  p.m = owners.begin(me + 1) - lo, p.n = rs.layout.n, p.alpha = 1.f, p.beta = 0.f;
-  kernels::gemm_store_accumulators_staged<T, N>(acc, crd, p, m_block - lo, n_block, 0, lane, stage);
 }
 
 // The calling thread waits until every peer's chunk of the tile's rows (row block m_block, column

@@ -775,9 +775,9 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
                                                        tile.n_block, tile.batch, thread_in_wg % 32);
             if constexpr (kRouted) {
               unsigned char* stage = epilogue_stage + (threadIdx.x / 32 - 4) * kGemmEpilogueStageBytesPerWarp;
-              if constexpr (kRingSources)
-                if (sources > 0) continue;  // the sums: stored to `out` below
-              epilogue::route_block<kAccN>(fusion, acc_tree, tCcC(_, h, n), tile.m_block, tile.n_block, thread_in_wg % 32, stage);
+              // A tile that took ring sources holds the sums of its own rows: to `out`.
+              epilogue::route_block<kAccN>(fusion, acc_tree, tCcC(_, h, n), tile.m_block, tile.n_block, thread_in_wg % 32, stage,
+                                           kRingSources && sources > 0);
               continue;
             }
             GemmEpilogueParams<TD> plain = p.epilogue;
@@ -798,16 +798,6 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
                                                       epilogue_stage + (threadIdx.x / 32 - 4) * kGemmEpilogueStageBytesPerWarp);
           else
             gemm_store_accumulators<TD, kAccN>(acc_hn, crd_hn, p.epilogue, tile.m_block, tile.n_block, tile.batch);
-        }
-      }
-      if constexpr (kRingSources) {
-        if (sources > 0) {
-          CUTE_DSL_UNROLL
-          for (int h = 0; h < int(size<1>(acc)); ++h)
-            CUTE_DSL_UNROLL
-            for (int n = 0; n < int(size<2>(acc)); ++n)
-              epilogue::route_store_own<kAccN>(fusion, acc(_, h, n), tCcC(_, h, n), tile.m_block, tile.n_block, thread_in_wg % 32,
-                                               epilogue_stage + (threadIdx.x / 32 - 4) * kGemmEpilogueStageBytesPerWarp);
         }
       }
       if constexpr (kRouted) {
