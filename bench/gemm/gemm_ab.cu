@@ -1,7 +1,8 @@
 // A/B of two builds of the Hopper GEMM (the include tree is picked at compile time) against cuBLAS,
 // for same-card before/after comparisons: TN bf16 -> bf16, L2 flushed before each timed launch,
 // CUDA events, median of 20. Built by scripts/device/gemm_ab.sh, not by CMake. GEMM_AB_SHAPES
-// ("MxNxK,...") replaces the shapes.
+// ("MxNxK,...") replaces the shapes; GEMM_AB_BETA (a number, default 0) times D = A B + beta C
+// instead (cuBLAS in place on D, ours from a C of its own: the same bytes move).
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
 #include <cute_dsl/kernels/gemm_sm90_launch.hpp>
@@ -38,15 +39,18 @@ int main(int argc, char** argv) {
       if (*p == ',') ++p;
     }
   }
+  const float beta = std::getenv("GEMM_AB_BETA") != nullptr ? float(std::atof(std::getenv("GEMM_AB_BETA"))) : 0.f;
   void* flush; cudaMalloc(&flush, 512 << 20);
   cublasHandle_t h; cublasCreate(&h);
   for (auto& s : shapes) {
     int m = s[0], n = s[1], k = s[2];
-    bf16 *a, *b, *d;
-    cudaMalloc(&a, 2ll * m * k); cudaMalloc(&b, 2ll * n * k); cudaMalloc(&d, 2ll * m * n);
+    bf16 *a, *b, *c, *d;
+    cudaMalloc(&a, 2ll * m * k); cudaMalloc(&b, 2ll * n * k); cudaMalloc(&c, 2ll * m * n); cudaMalloc(&d, 2ll * m * n);
     fill<<<1024, 256>>>(a, 1ll * m * k, 1); fill<<<1024, 256>>>(b, 1ll * n * k, 2);
+    fill<<<1024, 256>>>(c, 1ll * m * n, 3); fill<<<1024, 256>>>(d, 1ll * m * n, 3);
     kernels::GemmSm90Arguments<bf16, bf16> args{};
     args.shape = {m, n, k, 1}; args.a = a; args.lda = k; args.b = b; args.ldb = k; args.d = d; args.ldd = n;
+    args.beta = beta; args.c = c; args.ldc = n;
     for (int impl = 0; impl < 2; ++impl) {
       std::vector<float> t;
       for (int it = 0; it < 23; ++it) {
@@ -54,7 +58,7 @@ int main(int argc, char** argv) {
         cudaEvent_t e0, e1; cudaEventCreate(&e0); cudaEventCreate(&e1);
         cudaEventRecord(e0);
         cudaError_t err = cudaSuccess;
-        if (impl == 0) { float al = 1, be = 0; cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &al, b, CUDA_R_16BF, k, a, CUDA_R_16BF, k, &be, d, CUDA_R_16BF, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT); }
+        if (impl == 0) { float al = 1, be = beta; cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &al, b, CUDA_R_16BF, k, a, CUDA_R_16BF, k, &be, d, CUDA_R_16BF, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT); }
         else err = kernels::gemm_sm90_majors<GmmaMajor::K, GmmaMajor::K>(args, nullptr);
         cudaEventRecord(e1); cudaEventSynchronize(e1);
         if (err != cudaSuccess) { printf("error %s\n", cudaGetErrorString(err)); return 1; }
@@ -63,9 +67,9 @@ int main(int argc, char** argv) {
       }
       std::sort(t.begin(), t.end());
       const float median_ms = t[t.size() / 2];
-      printf("%s %s %dx%dx%d %.1f TFLOP/s %.2f us\n", tag, impl ? "ours" : "cublas", m, n, k, 2.0 * m * n * k / (median_ms * 1e-3) / 1e12,
+      printf("%s %s %dx%dx%d%s %.1f TFLOP/s %.2f us\n", tag, impl ? "ours" : "cublas", m, n, k, beta != 0.f ? "_beta" : "", 2.0 * m * n * k / (median_ms * 1e-3) / 1e12,
              median_ms * 1e3);
     }
-    cudaFree(a); cudaFree(b); cudaFree(d);
+    cudaFree(a); cudaFree(b); cudaFree(c); cudaFree(d);
   }
 }

@@ -157,6 +157,14 @@ void check_schedule(int m, int n, int world, bool all_reduce, int rounds) {
       tiles_per_chunk[std::size_t(chunk)] += ClusterM;
       // Every receiver numbers the sender's chunk alike (its own plan, the sender's rank).
       for (int receiver = 0; receiver < world; ++receiver) EXPECT_EQ(plans[std::size_t(receiver)].chunk(row, band, rank), chunk);
+      // A tile row this rank alone holds: every sender's chunk of it is own_row_chunk's number
+      // (the kernel acquires a chunk's flags once for all the tiles that share it).
+      bool alone = plan.holds(rank, row);
+      for (int q = 0; q < world; ++q) alone = alone && (q == rank || !plan.holds(q, row));
+      for (int sender = 0; sender < world && alone; ++sender) {
+        if (sender == rank) continue;
+        EXPECT_EQ(plan.chunk(row, band, sender), plan.own_row_chunk(row, band)) << "row " << row << " band " << band;
+      }
     }
     EXPECT_EQ(int(seen.size()), scheduler.cluster_tiles());
     for (int i = 0; i < plan.order.segments; ++i)

@@ -107,6 +107,11 @@ struct ReduceScatterSchedule {
   CUTE_DSL_HOST_DEVICE constexpr int keyed_chunk(int key, bool held, int band) const {
     return (key * 2 + (held ? 1 : 0)) * chunk_cols() + band / chunk_bands;
   }
+  // The chunk every sender sends of tile row t, band `band`, when the receiver alone holds the row
+  // (no sender holds any of its rows): one number for all senders, so that tiles with equal
+  // numbers wait for the same arrival flags (a receiver acquires them once).
+  // @pre holds(q, t) only for the receiver q
+  CUTE_DSL_HOST_DEVICE constexpr int own_row_chunk(int t, int band) const { return keyed_chunk(key(t), false, band); }
   CUTE_DSL_HOST_DEVICE constexpr int chunks() const { return world * rounds * 2 * chunk_cols(); }
   // Columns [col_begin(c), col_end(c)) of run c.
   CUTE_DSL_HOST_DEVICE constexpr int col_begin(int c) const { return c * chunk_bands * band_tiles * tile_n; }

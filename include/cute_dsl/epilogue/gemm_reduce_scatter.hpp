@@ -135,15 +135,14 @@ CUTE_DSL_DEVICE void route_wait_for_peers(ReduceScatter<T, Child> const& rs, int
   }
 }
 
-// The chunk whose arrival flags route_wait_for_peers waits for, for a tile of own rows only: the
-// same number for every peer (none holds any of its rows), so tiles with equal numbers wait for
-// the same flags, and a thread that acquired them once need not again.
+// The chunk whose arrival flags route_wait_for_peers waits for, for a tile of own rows only
+// (ReduceScatterSchedule::own_row_chunk): tiles with equal numbers wait for the same flags, so a
+// thread that acquired them once need not again.
 // @pre route_ring_sources of the tile's cluster tile > 0
 template <class T, class Child>
 CUTE_DSL_DEVICE int route_own_tile_chunk(ReduceScatter<T, Child> const& rs, int m_block, int n_block) {
   const dist::ReduceScatterSchedule& plan = rs.schedule;
-  const int row = m_block / plan.tile_rows;
-  return plan.keyed_chunk(plan.key(row), false, plan.band_of(n_block));
+  return plan.own_row_chunk(m_block / plan.tile_rows, plan.band_of(n_block));
 }
 
 // One thread waits until every peer's chunk of the tile's rows (row block m_block, column band of
