@@ -39,7 +39,15 @@ int main(int argc, char** argv) {
       if (*p == ',') ++p;
     }
   }
-  const float beta = std::getenv("GEMM_AB_BETA") != nullptr ? float(std::atof(std::getenv("GEMM_AB_BETA"))) : 0.f;
+  float beta = 0.f;
+  if (const char* b = std::getenv("GEMM_AB_BETA"); b != nullptr && *b != 0) {
+    char* end = nullptr;
+    beta = std::strtof(b, &end);
+    if (*end != 0) {
+      std::fprintf(stderr, "ERROR: GEMM_AB_BETA: expected a number, got '%s'\n", b);
+      return 1;
+    }
+  }
   void* flush; cudaMalloc(&flush, 512 << 20);
   cublasHandle_t h; cublasCreate(&h);
   for (auto& s : shapes) {

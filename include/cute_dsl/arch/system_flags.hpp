@@ -60,17 +60,30 @@ CUTE_DSL_DEVICE unsigned flag_load_acquire_gpu(unsigned const* flag) {
   return v;
 }
 
+namespace system_flags_detail {
+
+// Polls load() until reached(value), sleeping between polls from FirstNs, doubling up to MaxNs.
+// Returns the value that satisfied it (the waits below differ only in the load, the test and
+// how long a poll may sleep).
+template <unsigned FirstNs, unsigned MaxNs, class Load, class Reached>
+CUTE_DSL_DEVICE unsigned poll_with_backoff(Load const& load, Reached const& reached) {
+  unsigned v = load();
+  for (unsigned sleep = FirstNs; !reached(v); sleep = sleep < MaxNs ? 2 * sleep : sleep) {
+    __nanosleep(sleep);
+    v = load();
+  }
+  return v;
+}
+
+}  // namespace system_flags_detail
+
 // Spins until *flag >= target (unsigned; a count of arrivals on this GPU). Backs off from 32 ns to
 // at most 256 ns: the arrivals it waits for are other CTAs of the same launch finishing the same
 // amount of work, microseconds apart at most, and every extra nanosecond of sleep is latency.
 template <class Gate = void>
 CUTE_DSL_DEVICE unsigned flag_wait_count_gpu(unsigned const* flag, unsigned target) {
-  unsigned v = flag_load_acquire_gpu<Gate>(flag);
-  for (unsigned sleep = 32; v < target; sleep = sleep < 256 ? 2 * sleep : sleep) {
-    __nanosleep(sleep);
-    v = flag_load_acquire_gpu<Gate>(flag);
-  }
-  return v;
+  return system_flags_detail::poll_with_backoff<32, 256>([&] { return flag_load_acquire_gpu<Gate>(flag); },
+                                                         [&](unsigned v) { return v >= target; });
 }
 
 // Spins until *flag - target, as a signed 32-bit difference, is >= 0 (the flag counts epochs
@@ -79,12 +92,8 @@ CUTE_DSL_DEVICE unsigned flag_wait_count_gpu(unsigned const* flag, unsigned targ
 // 2026-11-26: every poll is an L2 -- or NVLink -- round trip on a line the writer also needs).
 template <class Gate = void>
 CUTE_DSL_DEVICE unsigned flag_wait_at_least_system(unsigned const* flag, unsigned target) {
-  unsigned v = flag_load_acquire_system<Gate>(flag);
-  for (unsigned sleep = 64; int(v - target) < 0; sleep = sleep < 2048 ? 2 * sleep : sleep) {
-    __nanosleep(sleep);
-    v = flag_load_acquire_system<Gate>(flag);
-  }
-  return v;
+  return system_flags_detail::poll_with_backoff<64, 2048>([&] { return flag_load_acquire_system<Gate>(flag); },
+                                                          [&](unsigned v) { return int(v - target) >= 0; });
 }
 
 }  // namespace cute_dsl::arch
