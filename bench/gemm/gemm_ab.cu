@@ -2,7 +2,9 @@
 // for same-card before/after comparisons: TN bf16 -> bf16, L2 flushed before each timed launch,
 // CUDA events, median of 20. Built by scripts/device/gemm_ab.sh, not by CMake. GEMM_AB_SHAPES
 // ("MxNxK,...") replaces the shapes; GEMM_AB_BETA (a number, default 0) times D = A B + beta C
-// instead (cuBLAS in place on D, ours from a C of its own: the same bytes move).
+// instead (cuBLAS in place on D, ours from a C of its own: the same bytes move). GEMM_AB_CONFIG
+// ("tile_m,tile_n,stages,cluster_m,ping_pong", e.g. "64,256,5,2,1") runs that variant instead of
+// the heuristic's choice (both builds must have it).
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
 #include <cute_dsl/kernels/gemm_sm90_launch.hpp>
@@ -48,6 +50,15 @@ int main(int argc, char** argv) {
       return 1;
     }
   }
+  kernels::GemmSm90Config config{};
+  if (const char* c = std::getenv("GEMM_AB_CONFIG"); c != nullptr && *c != 0) {
+    int pp = 0;
+    if (std::sscanf(c, "%d,%d,%d,%d,%d", &config.tile_m, &config.tile_n, &config.stages, &config.cluster_m, &pp) != 5) {
+      std::fprintf(stderr, "ERROR: GEMM_AB_CONFIG: expected tile_m,tile_n,stages,cluster_m,ping_pong, got '%s'\n", c);
+      return 1;
+    }
+    config.ping_pong = pp != 0;
+  }
   void* flush; cudaMalloc(&flush, 512 << 20);
   cublasHandle_t h; cublasCreate(&h);
   for (auto& s : shapes) {
@@ -67,7 +78,7 @@ int main(int argc, char** argv) {
         cudaEventRecord(e0);
         cudaError_t err = cudaSuccess;
         if (impl == 0) { float al = 1, be = beta; cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &al, b, CUDA_R_16BF, k, a, CUDA_R_16BF, k, &be, d, CUDA_R_16BF, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT); }
-        else err = kernels::gemm_sm90_majors<GmmaMajor::K, GmmaMajor::K>(args, nullptr);
+        else err = kernels::gemm_sm90_majors<GmmaMajor::K, GmmaMajor::K>(args, nullptr, config);
         cudaEventRecord(e1); cudaEventSynchronize(e1);
         if (err != cudaSuccess) { printf("error %s\n", cudaGetErrorString(err)); return 1; }
         float ms; cudaEventElapsedTime(&ms, e0, e1);

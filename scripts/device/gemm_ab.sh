@@ -5,15 +5,18 @@
 # then on the device machine (carry .devcarry):  bash scripts/device/gemm_ab.sh
 # Environment: OLD_INCLUDE (default .devcarry/old/include), ROUNDS, GEMM_AB_SHAPES ("MxNxK,...":
 # gemm_ab.cu's shapes), WAIT_FOR (a PID to wait for between building and timing, e.g. a build
-# of the tests started beside this one: timings with the CPUs busy would include late launches).
+# of the tests started beside this one: timings with the CPUs busy would include late launches),
+# REUSE_BUILD=1 (time the binaries an earlier call of this script built, in the same device call).
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 export PATH=$PATH:/usr/local/cuda/bin
 old=${OLD_INCLUDE:-.devcarry/old/include}
 flags="-std=c++20 -O3 -gencode arch=compute_90a,code=sm_90a -lcublas"
-nvcc $flags -I"$old" bench/gemm/gemm_ab.cu -o /tmp/gemm_ab_old >/tmp/gemm_ab_old.log 2>&1 &
-nvcc $flags -Iinclude bench/gemm/gemm_ab.cu -o /tmp/gemm_ab_new -Xptxas -v >/tmp/gemm_ab_new.log 2>&1 &
-wait
+if [ -z "${REUSE_BUILD:-}" ] || [ ! -x /tmp/gemm_ab_old ] || [ ! -x /tmp/gemm_ab_new ]; then
+  nvcc $flags -I"$old" bench/gemm/gemm_ab.cu -o /tmp/gemm_ab_old >/tmp/gemm_ab_old.log 2>&1 &
+  nvcc $flags -Iinclude bench/gemm/gemm_ab.cu -o /tmp/gemm_ab_new -Xptxas -v >/tmp/gemm_ab_new.log 2>&1 &
+  wait
+fi
 [ -x /tmp/gemm_ab_old ] && [ -x /tmp/gemm_ab_new ] || { tail -20 /tmp/gemm_ab_old.log /tmp/gemm_ab_new.log; exit 1; }
 grep -E "spill" /tmp/gemm_ab_new.log | sort | uniq -c
 if [ -n "${WAIT_FOR:-}" ]; then while kill -0 "$WAIT_FOR" 2>/dev/null; do sleep 2; done; fi
