@@ -147,6 +147,15 @@ TEST(GemmJit, F16SkinnyTiles) {
   run_case<__half, __half>({57, 383, 200, 2, 1.f, 1.f}, gemm_sm90_config(128, 8, 1, false, 64));
 }
 
+// A 64 x 192 tile: each consumer holds 96 columns, so the second one's start at column 96, not at
+// a 64-column block (the staged 16-bit epilogue placed it at 64 before 2026-11-27), and 96 is
+// one staged 64-column block plus 32 columns by the direct path.
+TEST(GemmJit, SkinnyTilesSplitIntoHalvesOf96Columns) {
+  CUTE_DSL_REQUIRE_GPU(90);
+  run_case<__nv_bfloat16, __nv_bfloat16>({300, 520, 136, 1, 1.f, 0.5f}, gemm_sm90_config(192, 4, 1, false, 64));
+  run_case<__nv_bfloat16, float>({130, 700, 72, 2, 0.5f, -1.5f, 8}, gemm_sm90_config(192, 4, 1, false, 64));
+}
+
 TEST(GemmJit, MnMajorOperands) {
   CUTE_DSL_REQUIRE_GPU(90);
   Case c{264, 200, 136, 1};  // MN-major leading dimensions M and N: multiples of 8 elements (TMA's 16 bytes)

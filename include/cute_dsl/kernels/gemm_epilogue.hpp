@@ -87,6 +87,13 @@ template <class Crd>
 CUTE_DSL_DEVICE int gemm_value_col(Crd const& crd, int v) {
   return int(get<1>(crd(0))) + gemm_value_col_offset(crd, v);
 }
+// The first column (in the tile) of the thread's 64-column block b: its value 32 b opens column
+// group 8 b, at the group's first column plus 2 (lane % 4) < 8. A consumer's columns start at a
+// multiple of 8, not always of 64 (96 for the second half of a 192-column tile split in two).
+template <class Crd>
+CUTE_DSL_DEVICE int gemm_block_first_col(Crd const& crd, int b) {
+  return gemm_value_col(crd, 4 * 8 * b) / 8 * 8;
+}
 
 // Stores column groups [j_begin, j_end) (8 columns each) of the accumulator block `acc` (one
 // wgmma atom's values, N/2 floats) whose coordinates in the tile are `crd`, the tile's top-left
@@ -103,7 +110,9 @@ CUTE_DSL_DEVICE void gemm_store_accumulator_columns(Acc const& acc, Crd const& c
   // C is read a block of column groups ahead of the stores: D may alias C (in-place updates), so
   // the compiler may not move a load of C above a store to D, and every load would otherwise
   // wait for the previous store. Each element reads its own C before it writes it: in place is fine.
-  constexpr int kGroups = N / 8 < 8 ? N / 8 : 8;
+  // Blocks of 8 groups, or of 4 where N is not whole 64-column blocks (96: a consumer's half of a
+  // 192-column tile split between the consumers).
+  constexpr int kGroups = N / 8 < 8 ? N / 8 : (N / 8) % 8 == 0 ? 8 : 4;
   static_assert(N % 8 == 0 && (N / 8) % kGroups == 0, "gemm_store_accumulator_columns: N must be whole blocks of column groups");
   // Pair (jj, i) of group block jb: its place in D, false when outside [j_begin, j_end) or M x N.
   auto place = [&](int jb, int jj, int i, int& row, int& col) {
@@ -239,7 +248,7 @@ CUTE_DSL_DEVICE void gemm_stage_accumulator_block(Acc const& acc, Crd const& crd
 template <class TS, class Acc, class Crd, class Src>
 CUTE_DSL_DEVICE void gemm_add_source_block(Acc& acc, Crd const& crd, int b, Src const& src, int row0, int lane) {
   static_assert(sizeof(TS) == 2, "gemm_add_source_block: 16-bit sources (8 x 8 matrices of 16-byte rows)");
-  const int col = gemm_value_col(crd, 4 * 8 * b) / 64 * 64;  // the block's first column in the tile
+  const int col = gemm_block_first_col(crd, b);
   if (gemm_fragment_in_matrix_order(crd, lane)) {
     // As gemm_stage_accumulator_block's stmatrix, read back: matrix m of step jj holds rows
     // (m % 2) * 8 .. + 8 of the warp's band, column group jj + m / 2; lane t names row t % 8 of
@@ -295,7 +304,7 @@ CUTE_DSL_DEVICE void gemm_store_accumulators_staged(Acc const& acc, Crd const& c
   const auto block = gemm_stage_block<TD>(stage);
 #pragma unroll
   for (int b = 0; b < N / 64; ++b) {  // 64-column blocks: 8 groups of 8 columns
-    const int bcol = col0 + gemm_value_col(crd, 4 * 8 * b) / 64 * 64;  // the block's first column in the tile
+    const int bcol = col0 + gemm_block_first_col(crd, b);
     if (!vectors || bcol + 64 > p.n) {
       gemm_store_accumulator_columns<TD, N>(acc, crd, p, row0, col0, batch, 8 * b, 8 * b + 8);
       continue;

@@ -311,7 +311,7 @@ CUTE_DSL_DEVICE bool reduce_split(Acc& acc, Crd const& crd, float* partials, int
   // loads are all in flight before the first add, so a tile waits one L2 round trip per chunk
   // and group. 128 values' loads in flight at once (the 128 x 256 tiles) spilled; a small tile
   // (the 64-row decode tiles: 16 or 32 values) takes 4 or 2 splits at once.
-  constexpr int kChunk = kValues < 32 ? kValues : 32;
+  constexpr int kChunk = kValues < 32 ? kValues : kValues % 32 == 0 ? 32 : 16;  // 48 values (64 x 192 tiles): 16
   constexpr int kGroup = kValues <= 16 ? 4 : kValues <= 32 ? 2 : 1;
   static_assert(kValues % kChunk == 0, "reduce_split: whole chunks of values");
   CUTE_DSL_UNROLL
