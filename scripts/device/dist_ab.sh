@@ -5,7 +5,7 @@
 #   mkdir -p .devcarry/V && git archive REV include | tar -x -C .devcarry/V   # .devcarry: ignored locally
 # then on a several-GPU device machine (carry .devcarry):
 #   VARIANTS="old" SHAPES="--shape 8192x8192x8192" WORLDS="2 4" bash scripts/device/dist_ab.sh
-# Environment: VARIANTS ("old": .devcarry/old/include), WORLDS ("2 4"), SHAPES (the bench's
+# Environment: VARIANTS ("old": .devcarry/old/include; "none": this checkout only), WORLDS ("2 4"), SHAPES (the bench's
 # defaults), ITERS (10), TESTS (1: also build and run this checkout's simulated-ranks
 # dist_gpu_tests first), OUT (dist_ab.txt: every run's rank-0 lines, each after a "== world W, V"
 # line; build logs).
@@ -17,6 +17,7 @@ variants=${VARIANTS:-old}
 mkdir -p "$OUT"
 nvidia-smi -L
 all="$variants new"
+[ "$variants" = none ] && all=new  # VARIANTS=none: this checkout alone (e.g. to time its options)
 jobs=$(( $(nproc) / $(echo $all | wc -w) ))
 for v in $all; do
   src=$root
