@@ -261,10 +261,11 @@ GemmSm90Config gemm_sm90_config(int tile_n, int stages, int cluster_m, bool ping
 }
 
 std::vector<GemmSm90Config> gemm_sm90_default_candidates() {
-  // The nvcc launcher's variants (kernels/gemm_sm90_configs.hpp), the same table.
+  // The nvcc launcher's variants (kernels/gemm_sm90_configs.hpp), the same table, but the swapped
+  // ones (swap_ab): the JIT's launch does not swap A and B.
   std::vector<GemmSm90Config> configs;
   for (const kernels::GemmSm90Config& c : kernels::kGemmSm90Configs)
-    configs.push_back(gemm_sm90_config(c.tile_n, c.stages, c.cluster_m, c.ping_pong, c.tile_m));
+    if (!c.swap_ab) configs.push_back(gemm_sm90_config(c.tile_n, c.stages, c.cluster_m, c.ping_pong, c.tile_m));
   return configs;
 }
 

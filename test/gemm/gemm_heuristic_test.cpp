@@ -108,8 +108,13 @@ TEST(GemmHeuristic, StreamModelCosts) {
 }
 
 // Decode (M <= 64) by the stream model: the choices it makes on the probed shapes, and where the
-// compute model went wrong.
+// compute model went wrong. (M <= 16 runs swapped where it may: kNoSwap asks as a fused GEMM or
+// an MN-major A would, which the stream model decides.)
 TEST(GemmHeuristic, DecodeByStreamModel) {
+  constexpr bool kNoSwap = false;
+  auto gemm_sm90_heuristic = [](GemmShape s, int sm_count, GmmaMajor major_b = GmmaMajor::K) {
+    return kernels::gemm_sm90_heuristic(s, sm_count, major_b, true, kNoSwap);
+  };
   // The compute model put 1 x 6144 x 4096 on 128 x 256 tiles split 5 ways (54 us on an H100;
   // 30 us in 64-row tiles whole): every 64-row candidate is better there.
   for (const GemmShape s : {GemmShape{1, 6144, 4096, 1}, GemmShape{1, 3072, 4096, 1}, GemmShape{1, 11008, 4096, 1}}) {
@@ -141,6 +146,30 @@ TEST(GemmHeuristic, DecodeByStreamModel) {
   const int wide_splits = gemm_sm90_split_k({1, 4096, 4096, 1}, {256, 4, 1}, 132);
   EXPECT_GE(wide_splits, 2);
   EXPECT_LE(wide_splits, 4);
+}
+
+// Decode with every row of A in one 16-column tile runs swapped (swap_ab: D^T = B A^T), split by
+// split-K's model over the kernel's N x M view; more rows, or a GEMM that may not swap, do not.
+TEST(GemmHeuristic, FewRowsRunSwapped) {
+  for (const GemmShape s : {GemmShape{1, 4096, 4096, 1}, GemmShape{16, 1536, 4096, 1}, GemmShape{1, 28672, 4096, 1}, GemmShape{7, 333, 4444, 3}}) {
+    const GemmSm90Config c = gemm_sm90_heuristic(s, 132);
+    EXPECT_TRUE(c.swap_ab) << s.m << " x " << s.n;
+    EXPECT_EQ(c.tile_n, 16) << s.m << " x " << s.n;
+    EXPECT_EQ(c.splits, gemm_sm90_plan_splits(s, c, 132).splits);
+    EXPECT_FALSE(gemm_sm90_heuristic(s, 132, GmmaMajor::K, true, false).swap_ab);
+  }
+  EXPECT_FALSE(gemm_sm90_heuristic({17, 4096, 4096, 1}, 132).swap_ab);
+  EXPECT_FALSE(gemm_sm90_heuristic({64, 4096, 4096, 1}, 132).swap_ab);
+  // 12 tiles of B's 1536 rows: split (measured 14.2 us whole, 11.9-13.2 split 2-8 ways, H200);
+  // 224 tiles of 28672 rows fill more than a wave: whole.
+  EXPECT_GT(gemm_sm90_heuristic({1, 1536, 4096, 1}, 132).splits, 1);
+  EXPECT_LE(gemm_sm90_heuristic({1, 28672, 4096, 1}, 132).splits, 1);
+  // The plan of a swapped config is the plan of the kernel's view (what the launcher asks).
+  const GemmSm90Config swapped{16, 10, 1, false, 128, 0, true}, view{16, 10, 1, false, 128};
+  EXPECT_EQ(gemm_sm90_plan_splits({1, 1536, 4096, 1}, swapped, 132).splits, gemm_sm90_plan_splits({1536, 1, 4096, 1}, view, 132).splits);
+  // Swapped variants read A as their B: K-major A only.
+  EXPECT_FALSE(gemm_sm90_config_supports(swapped, GmmaMajor::K, GmmaMajor::MN));
+  EXPECT_TRUE(gemm_sm90_config_supports(swapped, GmmaMajor::MN, GmmaMajor::K));
 }
 
 // The GPU test's 7-way split (DecodeSplitsMatchTheReference): a cap of 7 is taken whole.

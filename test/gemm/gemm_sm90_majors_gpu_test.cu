@@ -14,7 +14,7 @@ constexpr GmmaMajor K = GmmaMajor::K, MN = GmmaMajor::MN;
 template <GmmaMajor MajorA, GmmaMajor MajorB>
 void every_config() {
   for (const GemmSm90Config& config : kGemmSm90Configs) {
-    if (!gemm_sm90_config_supports(config, MajorB)) continue;
+    if (!gemm_sm90_config_supports(config, MajorB, MajorA)) continue;
     run_case<bf16, bf16, MajorA, MajorB>({300, 520, 136, 1, 1.f, 0.f}, config);     // partial tiles in M, N, K
     run_case<bf16, bf16, MajorA, MajorB>({256, 512, 1024, 1, 1.f, 0.f}, config);    // whole tiles, ring wraps
     run_case<bf16, bf16, MajorA, MajorB>({130, 70, 8, 2, 0.5f, -1.5f, 8}, config);  // K < 64, batches, padding
@@ -22,6 +22,7 @@ void every_config() {
   // The heuristic's choice, a skinny M (64-row tiles where B allows) and many tiles per CTA.
   run_case<bf16, bf16, MajorA, MajorB>({1000, 1030, 520, 2, 0.75f, 0.25f}, {});
   run_case<bf16, bf16, MajorA, MajorB>({64, 1000, 264, 1, 1.f, 0.f}, {});
+  run_case<bf16, bf16, MajorA, MajorB>({5, 1000, 264, 1, 1.f, 0.5f}, {});  // decode: swapped where A is K-major
   run_case<bf16, bf16, MajorA, MajorB>({2048, 2304, 64, 1, 1.f, 0.f}, {});
   run_case<bf16, bf16, MajorA, MajorB>({301, 523, 137, 2, 1.f, 0.5f, 3, true}, {});  // the copy mainloop
 }
@@ -52,6 +53,9 @@ TEST(GemmSm90Majors, MismatchedMajorsAndUnsplittableVariantsAreRejected) {
   // MN-major B cannot be split at 32 columns: the 64 x 64 tile variant refuses it.
   EXPECT_FALSE(gemm_sm90_config_supports({64, 12, 1, false, 64}, MN));
   EXPECT_TRUE(gemm_sm90_config_supports({128, 8, 1, false, 64}, MN));
+  // Swapped variants read A as their B in 16- or 32-row tiles: A K-major only.
+  EXPECT_TRUE(gemm_sm90_config_supports({16, 10, 1, false, 128, 0, true}, MN, K));
+  EXPECT_FALSE(gemm_sm90_config_supports({16, 10, 1, false, 128, 0, true}, K, MN));
   EXPECT_TRUE(gemm_sm90_config_supports(gemm_sm90_heuristic({64, 8192, 8192, 1}, 132, MN), MN));
   EXPECT_EQ(gemm_sm90_heuristic({64, 8192, 8192, 1}, 132, K).tile_m, 64);
 }

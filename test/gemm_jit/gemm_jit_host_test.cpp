@@ -113,12 +113,16 @@ TEST(GemmTuningTable, DamagedFileIsIgnoredThenRebuilt) {
 }
 
 TEST(GemmSm90Config, AutotuneDefaultsAreTheNvccLaunchersVariants) {
+  // Every variant but the swapped ones (the JIT does not swap A and B), in the table's order.
   const std::vector<jit::GemmSm90Config> jit_configs = jit::gemm_sm90_default_candidates();
-  ASSERT_EQ(int(jit_configs.size()), cute_dsl::kernels::kGemmSm90ConfigCount);
+  std::size_t next = 0;
   for (int i = 0; i < cute_dsl::kernels::kGemmSm90ConfigCount; ++i) {
     const cute_dsl::kernels::GemmSm90Config& c = cute_dsl::kernels::kGemmSm90Configs[i];
-    EXPECT_EQ(jit_configs[i], gemm_sm90_config(c.tile_n, c.stages, c.cluster_m, c.ping_pong, c.tile_m)) << i;
+    if (c.swap_ab) continue;
+    ASSERT_LT(next, jit_configs.size()) << i;
+    EXPECT_EQ(jit_configs[next++], gemm_sm90_config(c.tile_n, c.stages, c.cluster_m, c.ping_pong, c.tile_m)) << i;
   }
+  EXPECT_EQ(next, jit_configs.size());
 }
 
 TEST(GemmSm90Config, KernelRulesCheckedBeforeCompiling) {

@@ -98,15 +98,19 @@ CUTE_DSL_DEVICE int gemm_block_first_col(Crd const& crd, int b) {
 // Stores column groups [j_begin, j_end) (8 columns each) of the accumulator block `acc` (one
 // wgmma atom's values, N/2 floats) whose coordinates in the tile are `crd`, the tile's top-left
 // element being D(row0, col0) of batch `batch`, straight from the registers.
-template <class TD, int N, class Acc, class Crd>
+// Transposed: the kernel computed D^T (A and B swapped: its rows are D's columns), so element
+// (row, col) goes to D(col, row) -- and reads C(col, row) -- at col * ldd + row; p.m and p.n are
+// D^T's extents. Then no two values of a thread are adjacent in D: one store each.
+template <class TD, int N, bool Transposed = false, class Acc, class Crd>
 CUTE_DSL_DEVICE void gemm_store_accumulator_columns(Acc const& acc, Crd const& crd, const GemmEpilogueParams<TD>& p, int row0,
                                                     int col0, int batch, int j_begin, int j_end) {
   TD* d = p.d + batch * p.batch_stride_d;
   const bool read_c = p.beta != 0.f;
   const TD* c = read_c ? p.c + batch * p.batch_stride_c : nullptr;  // C may be null when beta == 0
   // Pairs may be stored as one access when every pair starts on a 2-element boundary.
-  const bool pairs = (p.ldd % 2 == 0) && (p.batch_stride_d % 2 == 0) &&
+  const bool pairs = !Transposed && (p.ldd % 2 == 0) && (p.batch_stride_d % 2 == 0) &&
                      (reinterpret_cast<unsigned long long>(p.d) % sizeof(GemmOutputPair<TD>) == 0);
+  auto at = [](int row, int col, long long ld) { return Transposed ? col * ld + row : row * ld + col; };
   // C is read a block of column groups ahead of the stores: D may alias C (in-place updates), so
   // the compiler may not move a load of C above a store to D, and every load would otherwise
   // wait for the previous store. Each element reads its own C before it writes it: in place is fine.
@@ -130,8 +134,9 @@ CUTE_DSL_DEVICE void gemm_store_accumulator_columns(Acc const& acc, Crd const& c
 #pragma unroll
         for (int jj = 0; jj < kGroups; ++jj) {
           if (!place(jb, jj, i, row, col)) continue;
-          cv[jj][i][0] = static_cast<float>(c[row * p.ldc + col]);
-          if (col + 1 < p.n) cv[jj][i][1] = static_cast<float>(c[row * p.ldc + col + 1]);
+          const TD* in = c + at(row, col, p.ldc);
+          cv[jj][i][0] = static_cast<float>(in[0]);
+          if (col + 1 < p.n) cv[jj][i][1] = static_cast<float>(Transposed ? c[at(row, col + 1, p.ldc)] : in[1]);
         }
     }
 #pragma unroll
@@ -143,12 +148,12 @@ CUTE_DSL_DEVICE void gemm_store_accumulator_columns(Acc const& acc, Crd const& c
         const float v0 = p.alpha * acc(v) + (read_c ? p.beta * cv[jj][i][0] : 0.f);
         const float v1 = p.alpha * acc(v + 1) + (read_c ? p.beta * cv[jj][i][1] : 0.f);
         const bool second = col + 1 < p.n;
-        TD* out = d + row * p.ldd + col;
+        TD* out = d + at(row, col, p.ldd);
         if (second && pairs) {
           *reinterpret_cast<GemmOutputPair<TD>*>(out) = GemmOutputPair<TD>{TD(v0), TD(v1)};
         } else {
           out[0] = TD(v0);
-          if (second) out[1] = TD(v1);
+          if (second) (Transposed ? d[at(row, col + 1, p.ldd)] : out[1]) = TD(v1);
         }
       }
     }
@@ -156,10 +161,10 @@ CUTE_DSL_DEVICE void gemm_store_accumulator_columns(Acc const& acc, Crd const& c
 }
 
 // The whole block that way.
-template <class TD, int N, class Acc, class Crd>
+template <class TD, int N, bool Transposed = false, class Acc, class Crd>
 CUTE_DSL_DEVICE void gemm_store_accumulators(Acc const& acc, Crd const& crd, const GemmEpilogueParams<TD>& p, int row0,
                                              int col0, int batch) {
-  gemm_store_accumulator_columns<TD, N>(acc, crd, p, row0, col0, batch, 0, N / 8);
+  gemm_store_accumulator_columns<TD, N, Transposed>(acc, crd, p, row0, col0, batch, 0, N / 8);
 }
 
 // Shared memory each warp needs for gemm_store_accumulators_staged: a 16 x 64 block of 16-bit D.

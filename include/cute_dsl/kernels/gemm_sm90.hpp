@@ -470,7 +470,8 @@ using GemmSm90KernelParams =
                    typename GemmSm90SourceAtom<TD, TileN>::type>;
 
 // TA: the input type (__nv_bfloat16 or __half) of A and B; TD: the output type (float,
-// __nv_bfloat16 or __half); TileN in {64, 128, 192, 256} columns per CTA; Stages in the ring;
+// __nv_bfloat16 or __half); TileN in {64, 128, 192, 256} columns per CTA (16 and 32 too, for the
+// swapped decode tiles: cooperative, 128 rows, B K-major); Stages in the ring;
 // ClusterM CTAs per cluster along M (1 or 2), launched with that cluster shape. PingPong: the
 // two consumer warpgroups take turns on whole 128 x TileN tiles (one's epilogue overlaps the
 // other's K loop) instead of sharing each tile (cooperative, 64 rows each). MajorA / MajorB:
@@ -478,7 +479,8 @@ using GemmSm90KernelParams =
 // consumer 64 rows), or 64 (skinny M: the consumers split TileN instead).
 // (New parameters go last, with defaults: the JIT path names instantiations by these arguments.)
 // TmaLoads false: the producer warpgroup fills the same rings with ordinary loads (copy_box), for
-// operands a tensor map cannot describe; clusters of 1 only.
+// operands a tensor map cannot describe; clusters of 1 only. TransposeD: the launcher swapped A
+// and B (GemmSm90Config::swap_ab), so the kernel's D is the user's D^T, stored transposed.
 namespace gemm_sm90_impl {
 
 // The plain epilogue (D = alpha * acc + beta * C): what gemm_sm90_kernel runs. A fused kernel
@@ -499,7 +501,7 @@ inline constexpr bool kTakesRingSources = epilogue::RoutesTiles<Fusion> && epilo
 // plain kernel's code is what it was before the fused one existed (same SASS: checked with
 // `nvcc -cubin` before and after, 2026-11-25).
 template <class TA, class TD, int TileN, int Stages, int ClusterM, bool PingPong, GmmaMajor MajorA, GmmaMajor MajorB, int TileM,
-          bool TmaLoads, class Fusion>
+          bool TmaLoads, class Fusion, bool TransposeD = false>
 __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM> const& p,
                                     Fusion const& fusion) {
   (void)fusion;  // NoFusion: unused
@@ -512,7 +514,13 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
   } else {
   constexpr bool kSplitN = TileM == 64;  // both consumers on the same 64 rows, TileN / 2 columns each
   static_assert(has_gmma_input_v<TA>, "gemm_sm90_kernel: A and B must be __nv_bfloat16 or __half");
-  static_assert(TileN % 64 == 0 && TileN >= 64 && TileN <= 256, "gemm_sm90_kernel: TileN must be 64, 128, 192 or 256");
+  static_assert(TileN % 64 == 0 || TileN == 16 || TileN == 32, "gemm_sm90_kernel: TileN must be 16, 32, 64, 128, 192 or 256");
+  static_assert(TileN >= 16 && TileN <= 256 && (TileN / ClusterM) % 8 == 0, "gemm_sm90_kernel: TileN / ClusterM must be whole 8-row atoms");
+  static_assert(TileN % 64 == 0 || (TileM == 128 && !PingPong && MajorB == GmmaMajor::K),
+                "gemm_sm90_kernel: 16- and 32-column tiles are cooperative 128-row tiles over a K-major B");
+  // TransposeD: the launcher swapped A and B (swap-AB, for a few rows of A: they become wgmma's N),
+  // so this kernel computes D^T and stores it transposed (gemm_store_accumulators).
+  static_assert(!TransposeD || is_same_v<Fusion, NoFusion>, "gemm_sm90_kernel: a transposed D is the plain epilogue's only");
   static_assert(Stages >= 2, "gemm_sm90_kernel: the ring needs at least 2 stages");
   static_assert(ClusterM == 1 || ClusterM == 2, "gemm_sm90_kernel: clusters of 1 or 2 CTAs along M");
   static_assert(!PingPong || TileN <= 128, "gemm_sm90_kernel: a ping-pong warpgroup holds 128 x TileN accumulators: TileN <= 128");
@@ -528,7 +536,7 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
   extern __shared__ unsigned char smem_raw[];
   // 16-bit D leaves through a 2 KiB block per consumer warp (gemm_epilogue.hpp). Static shared
   // memory, so the dynamic size stays what launchers compute from Storage.
-  constexpr bool kStagedEpilogue = sizeof(TD) == 2;
+  constexpr bool kStagedEpilogue = sizeof(TD) == 2 && !TransposeD;
   __shared__ alignas(16) unsigned char epilogue_stage[kStagedEpilogue ? 8 * kGemmEpilogueStageBytesPerWarp : 16];
   // Ring sources (load_ring_sources): "this tile's peers' chunks arrived", from warp 3 to the
   // producer. Static too; a kernel without ring sources does not use it (and has none).
@@ -792,7 +800,9 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
           }
           const auto acc_hn = acc(_, h, n);
           const auto crd_hn = tCcC(_, h, n);
-          if constexpr (kStagedEpilogue)
+          if constexpr (TransposeD)
+            gemm_store_accumulators<TD, kAccN, true>(acc_hn, crd_hn, p.epilogue, tile.m_block, tile.n_block, tile.batch);
+          else if constexpr (kStagedEpilogue)
             gemm_store_accumulators_staged<TD, kAccN>(acc_hn, crd_hn, p.epilogue, tile.m_block, tile.n_block, tile.batch,
                                                       thread_in_wg % 32,
                                                       epilogue_stage + (threadIdx.x / 32 - 4) * kGemmEpilogueStageBytesPerWarp);
@@ -823,10 +833,11 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
 
 template <class TA, class TD, int TileN, int Stages, int ClusterM, bool PingPong = false,
           GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K, int TileM = gemm_sm90_impl::kTileM,
-          bool TmaLoads = true>
+          bool TmaLoads = true, bool TransposeD = false>
 __global__ void __launch_bounds__(gemm_sm90_impl::kThreads, 1)
     gemm_sm90_kernel(const __grid_constant__ GemmSm90KernelParams<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM> p) {
-  gemm_sm90_impl::run<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM, TmaLoads>(p, gemm_sm90_impl::NoFusion{});
+  gemm_sm90_impl::run<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM, TmaLoads, gemm_sm90_impl::NoFusion, TransposeD>(
+      p, gemm_sm90_impl::NoFusion{});
 }
 
 // The same GEMM with an epilogue tree (epilogue/, docs/10_epilogues.md): D = tree(acc, ...) instead

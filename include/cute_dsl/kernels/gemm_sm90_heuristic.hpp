@@ -3,7 +3,9 @@
 //   compute  waves of tiles over the SMs, each wave costing its tile area over how close that tile
 //            shape gets to the 128 x 256 tile's speed; split-K where the tiles leave SMs idle;
 //   stream   decode (M <= 64: one 64-row tile holds every row): the GEMM streams B, and its time is
-//            the HBM's rate or each CTA's ring, whichever is slower (gemm_sm90_stream_time).
+//            the HBM's rate or each CTA's ring, whichever is slower (gemm_sm90_stream_time);
+//   swap     M <= 16 (a plain GEMM over a K-major A): A and B swapped, A's rows one 16-column
+//            tile of wgmma's N, B's rows its 128-row tiles, each stage all but free of zeros.
 // Plain host C++ (no CUDA): host compilers and nvcc compile it alone, and host tests check the
 // choices without a GPU; under NVRTC (device code only) it is empty. It runs on every launch that
 // leaves the choice to it (gemm_sm90_resolve): keep it to a few microseconds.
@@ -31,8 +33,10 @@ inline long long gemm_sm90_tiles(GemmShape s, int rows, int cols) {
 }
 
 // Whether a variant can run an operand layout: 64-row tiles split B between the consumers at
-// TileN / 2 columns, which MN-major B needs to be whole 64-column blocks.
-inline bool gemm_sm90_config_supports(GemmSm90Config c, GmmaMajor major_b) {
+// TileN / 2 columns, which MN-major B needs to be whole 64-column blocks; a swapped variant
+// (swap_ab) reads A as its B in 16- or 32-row tiles, which needs A K-major.
+inline bool gemm_sm90_config_supports(GemmSm90Config c, GmmaMajor major_b, GmmaMajor major_a = GmmaMajor::K) {
+  if (c.swap_ab && major_a != GmmaMajor::K) return false;
   return !(c.tile_m == 64 && major_b == GmmaMajor::MN && (c.tile_n / 2) % 64 != 0);
 }
 
@@ -57,6 +61,10 @@ inline bool gemm_sm90_config_supports(GemmSm90Config c, GmmaMajor major_b) {
 // partials and the last one reads the sums, whatever the split count -- kGemmSharedSplitReads
 // tiles' worth in the model instead of `splits`.
 inline constexpr double kGemmSplitReadK = 480.0;
+// Decode with at most this many rows of A runs swapped (gemm_sm90_heuristic): the narrowest
+// swapped tile's columns. (At M = 64 the swapped tile ran as fast as the 64-row one, and at
+// 128 x 1536 x 4096 slower: above 16 rows the stream model keeps deciding.)
+inline constexpr int kGemmSwapRows = 16;
 inline constexpr double kGemmSharedSplitReads = 3.0;
 struct GemmSplitPlan {
   int splits = 1;            // ranges per split tile (1: none)
@@ -169,7 +177,13 @@ inline int gemm_sm90_stream_splits(GemmShape s, GemmSm90Config c, int sm_count, 
 // per tile: decode by the stream model (every tile split, where the tiles fill at most half of
 // the wave); otherwise split-K's tile-time model (gemm_sm90_split_plan: few tiles, or the last
 // wave's). The heuristic and the launcher both ask this, so a chosen split is the launched one.
+// A swapped config (swap_ab) is planned on the kernel's view, N x M: the launcher, which holds the
+// swapped arguments already, asks with that shape and the config without the flag.
 inline GemmSplitPlan gemm_sm90_plan_splits(GemmShape s, GemmSm90Config c, int sm_count, int max_splits = 32) {
+  if (c.swap_ab) {
+    c.swap_ab = false;
+    s = GemmShape{s.n, s.m, s.k, s.l};
+  }
   const int cluster = c.cluster_m > 0 ? c.cluster_m : 1;
   const long long tiles = gemm_sm90_tiles(s, c.tile_m * cluster, c.tile_n);
   if (gemm_sm90_streams_b(s) && tiles * 2 <= sm_count / cluster) {
@@ -189,7 +203,18 @@ inline int gemm_sm90_split_k(GemmShape s, GemmSm90Config c, int sm_count) { retu
 // lines switch to that tile and cluster (see below). 64-row tiles pay off for M <= 64, where a
 // 128-row tile would multiply zeros in half of its rows; there (M <= 64) the stream model decides.
 inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor major_b = GmmaMajor::K,
-                                          bool rows_128b_aligned = true) {
+                                          bool rows_128b_aligned = true, bool may_swap_ab = true) {
+  if (s.m <= kGemmSwapRows && may_swap_ab) {
+    // Every row of A fits one 16-column tile of the swapped kernel (swap_ab): its stages carry
+    // 128 rows of B and 16 of A where a 64-row tile carries 64 of A (all but M of them zeros) and
+    // 64-128 of B, so each CTA streams more of B per stage and the TMA fills less; the split from
+    // split-K's model over the kernel's N x M view. H200, 2026-11-27 (bench/results/gemm_swap_ab_h200_2026-11-27.txt):
+    // 1 x 4096 x 4096 21.4 -> 18.0-18.8 us, 1 x 1536 x 4096 14.1 -> 11.9-13.2, 1 x 28672 x 4096
+    // 77.0 -> 68.6-69.7, 16 x 4096 x 4096 21.0 -> 18.8-19.6 (cuBLAS 17.8, 10.9, 69.2, 17.9).
+    GemmSm90Config swapped{16, 10, 1, false, 128, 0, true};
+    swapped.splits = gemm_sm90_plan_splits(s, swapped, sm_count).splits;
+    return swapped;
+  }
   if (gemm_sm90_streams_b(s)) {
     // Decode: every variant without clusters, each at its best split, by the stream model. (The
     // compute model below ranked a 128 x 256 tile split 5 ways first at 1 x 6144 x 4096: 54 us
@@ -197,7 +222,8 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor m
     GemmSm90Config best{};
     double best_us = 0;
     for (GemmSm90Config c : kGemmSm90Configs) {
-      if (c.cluster_m != 1 || c.ping_pong || !gemm_sm90_config_supports(c, major_b)) continue;
+      // Swapped variants (swap_ab) are not in the stream model yet: launched when asked for.
+      if (c.cluster_m != 1 || c.ping_pong || c.swap_ab || !gemm_sm90_config_supports(c, major_b)) continue;
       c.splits = gemm_sm90_stream_splits(s, c, sm_count);
       if (const double us = gemm_sm90_stream_time(s, c, c.splits, sm_count); best.tile_n == 0 || us < best_us) best = c, best_us = us;
     }

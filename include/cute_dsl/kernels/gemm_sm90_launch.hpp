@@ -169,12 +169,14 @@ inline cudaError_t gemm_sm90_device_workspace(int device, std::size_t bytes, voi
 }
 
 // Fusion: gemm_sm90_impl::NoFusion (the plain kernel) or an epilogue tree (the fused kernel).
+// TransposeD: `a` is already swapped (swap-AB: its A is the user's B, its M the user's N), and the
+// kernel stores its D^T into the user's row-major D.
 template <class TA, class TD, GmmaMajor MajorA, GmmaMajor MajorB, int TileN, int Stages, int ClusterM, bool PingPong = false,
-          int TileM = gemm_sm90_impl::kTileM, bool TmaLoads = true, class Fusion = gemm_sm90_impl::NoFusion>
+          int TileM = gemm_sm90_impl::kTileM, bool TmaLoads = true, class Fusion = gemm_sm90_impl::NoFusion, bool TransposeD = false>
 cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t stream, int splits = 1, const Fusion& fusion = {}) {
   constexpr bool kPlain = std::is_same_v<Fusion, gemm_sm90_impl::NoFusion>;
   auto* kernel = [] {
-    if constexpr (kPlain) return &gemm_sm90_kernel<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM, TmaLoads>;
+    if constexpr (kPlain) return &gemm_sm90_kernel<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM, TmaLoads, TransposeD>;
     else return &gemm_sm90_fused_kernel<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM, TmaLoads, Fusion>;
   }();
   constexpr int kSmem = gemm_sm90_shared_bytes<TA, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM>;
@@ -253,6 +255,7 @@ cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t st
   // Split-K as asked (`splits`: at most that many ranges per split tile), where the waves on
   // this device's clusters leave room for it -- the same plan the heuristic chose by
   // (gemm_sm90_plan_splits: decode by the stream model, the rest by gemm_sm90_split_plan).
+  // (Swapped: `s` is already the kernel's N x M view, so the plan asks without the flag.)
   GemmSplitPlan plan =
       gemm_sm90_plan_splits(s, GemmSm90Config{TileN, Stages, ClusterM, PingPong, TileM}, max_clusters * ClusterM, splits > 1 ? splits : 1);
   if constexpr (epilogue::RoutesTiles<Fusion>) plan = GemmSplitPlan{1, tiles.cluster_tiles()};  // a routed tile leaves whole, once
@@ -291,7 +294,7 @@ cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t st
 template <class TA, class TD, GmmaMajor MajorA, GmmaMajor MajorB, class Fusion = gemm_sm90_impl::NoFusion>
 cudaError_t gemm_sm90_variant(const GemmSm90Arguments<TA, TD>& args, cudaStream_t stream, GemmSm90Config config,
                               const Fusion& fusion = {}) {
-  if (!gemm_sm90_config_supports(config, MajorB)) return cudaErrorInvalidValue;
+  if (!gemm_sm90_config_supports(config, MajorB, MajorA)) return cudaErrorInvalidValue;
   // Operands TMA cannot describe: staged into rows it can (gemm_sm90_stage.hpp), or the copy
   // mainloop, in the 128 x 128 tile (or the 64-row tile the configuration asked for: skinny M).
   if (!gemm_sm90_tma_describable(args)) {
@@ -301,6 +304,21 @@ cudaError_t gemm_sm90_variant(const GemmSm90Arguments<TA, TD>& args, cudaStream_
     if (did) return gemm_sm90_variant<TA, TD, MajorA, MajorB>(staged, stream, config, fusion);
     if (config.tile_m == 64) return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 8, 1, false, 64, false, Fusion>(args, stream, config.splits, fusion);
     return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 1, false, 128, false, Fusion>(args, stream, config.splits, fusion);
+  }
+  if (config.swap_ab) {  // D^T = B A^T: the kernel's A is B, its B is A (K-major: checked above)
+    if constexpr (!std::is_same_v<Fusion, gemm_sm90_impl::NoFusion> || MajorA != GmmaMajor::K) {
+      return cudaErrorInvalidValue;
+    } else {
+      GemmSm90Arguments<TA, TD> t = args;
+      t.shape = GemmShape{args.shape.n, args.shape.m, args.shape.k, args.shape.l};
+      t.a = args.b, t.lda = args.ldb, t.batch_stride_a = args.batch_stride_b, t.major_a = args.major_b;
+      t.b = args.a, t.ldb = args.lda, t.batch_stride_b = args.batch_stride_a, t.major_b = args.major_a;
+      switch (config.tile_m == 128 && config.cluster_m == 1 && !config.ping_pong ? config.tile_n * 100 + config.stages : 0) {
+        case 1610: return detail::gemm_sm90_launch<TA, TD, MajorB, MajorA, 16, 10, 1, false, 128, true, Fusion, true>(t, stream, config.splits);
+        case 3209: return detail::gemm_sm90_launch<TA, TD, MajorB, MajorA, 32, 9, 1, false, 128, true, Fusion, true>(t, stream, config.splits);
+        default: return cudaErrorInvalidValue;
+      }
+    }
   }
   const int key = config.tile_m * 1000000 + (config.ping_pong ? 100000 : 0) + config.tile_n * 100 + config.stages * 10 +
                   config.cluster_m;
@@ -324,7 +342,7 @@ cudaError_t gemm_sm90_variant(const GemmSm90Arguments<TA, TD>& args, cudaStream_
 
 // `config` zero: the heuristic's choice for these arguments on the current device.
 inline GemmSm90Config gemm_sm90_resolve(GemmShape shape, GmmaMajor major_b, GemmSm90Config config,
-                                        bool rows_128b_aligned = true) {
+                                        bool rows_128b_aligned = true, bool may_swap_ab = true) {
   if (config.tile_n != 0) return config;
   static std::atomic<int> sm_count_by_device[detail::kCachedDevices];  // 0: not read yet
   int device = 0;
@@ -344,15 +362,17 @@ inline GemmSm90Config gemm_sm90_resolve(GemmShape shape, GmmaMajor major_b, Gemm
     GemmShape shape;
     int sm_count = 0;  // 0: empty
     GmmaMajor major_b;
-    bool rows_128b_aligned;
+    bool rows_128b_aligned, may_swap_ab;
     GemmSm90Config config;
   };
   static thread_local Choice chosen[16];
   const unsigned slot = (unsigned(shape.m) * 2654435761u ^ unsigned(shape.n) * 40503u ^ unsigned(shape.k) * 97u ^ unsigned(shape.l)) % 16u;
   Choice& c = chosen[slot];
   const bool hit = c.sm_count == sm_count && c.shape.m == shape.m && c.shape.n == shape.n && c.shape.k == shape.k &&
-                   c.shape.l == shape.l && c.major_b == major_b && c.rows_128b_aligned == rows_128b_aligned;
-  if (!hit) c = Choice{shape, sm_count, major_b, rows_128b_aligned, gemm_sm90_heuristic(shape, sm_count, major_b, rows_128b_aligned)};
+                   c.shape.l == shape.l && c.major_b == major_b && c.rows_128b_aligned == rows_128b_aligned && c.may_swap_ab == may_swap_ab;
+  if (!hit)
+    c = Choice{shape, sm_count, major_b, rows_128b_aligned, may_swap_ab,
+               gemm_sm90_heuristic(shape, sm_count, major_b, rows_128b_aligned, may_swap_ab)};
   return c.config;
 }
 
@@ -368,8 +388,10 @@ cudaError_t gemm_sm90_stage_and_run(const GemmSm90Arguments<TA, TD>& args, cudaS
   if (!gemm_sm90_tma_describable(args))
     if (cudaError_t err = gemm_sm90_stage_operands(args, stream, staged, did); err != cudaSuccess) return err;
   const GemmSm90Arguments<TA, TD>& run = did ? staged : args;
-  return gemm_sm90_variant<TA, TD, MajorA, MajorB>(run, stream, gemm_sm90_resolve(run.shape, MajorB, config, gemm_sm90_rows_128b_aligned(run)),
-                                                   fusion);
+  // Swap-AB (GemmSm90Config::swap_ab) serves plain GEMMs over a K-major A only.
+  constexpr bool kMaySwap = std::is_same_v<Fusion, gemm_sm90_impl::NoFusion> && MajorA == GmmaMajor::K;
+  return gemm_sm90_variant<TA, TD, MajorA, MajorB>(
+      run, stream, gemm_sm90_resolve(run.shape, MajorB, config, gemm_sm90_rows_128b_aligned(run), kMaySwap), fusion);
 }
 
 }  // namespace detail

@@ -85,8 +85,9 @@ struct GemmSm90Source {
   static_assert(Atom::transaction_bytes == stage_bytes, "GemmSm90Source: the TMA atom must fill the whole stage");
 };
 
-// The kernel parameter's source atom: GemmSm90Source's for 16-bit D, else an unused descriptor.
-template <class TD, int TileN, bool = has_gmma_input_v<TD>>
+// The kernel parameter's source atom: GemmSm90Source's for 16-bit D and tiles of whole 64-column
+// blocks, else an unused descriptor.
+template <class TD, int TileN, bool = has_gmma_input_v<TD> && TileN % 64 == 0>
 struct GemmSm90SourceAtom {
   using type = TmaDescriptor;
 };
