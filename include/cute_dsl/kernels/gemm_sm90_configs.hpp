@@ -17,19 +17,19 @@ struct GemmSm90Config {
   int tile_m = 128;        // 64: skinny-M tiles, the two consumers split TileN
   int splits = 0;          // split-K ranges per tile (0, 1: none); <= the k-blocks (K / 64)
   // A and B swapped (swap-AB): the kernel computes D^T = B A^T, A's few rows becoming wgmma's N
-  // (16 or 32 columns), B's rows its 128-row tiles; D is stored transposed. For decode: a stage
-  // then holds 128 rows of B and 16-32 of A instead of 64 rows of A that are mostly zeros (the
-  // heuristic swaps M <= 16 into the 16-column variant). Plain GEMMs over a K-major A only
-  // (gemm_sm90_config_supports).
+  // (16-column tiles), B's rows its 128-row tiles; D is stored transposed. For decode (the
+  // heuristic swaps M <= 16): a stage then holds 128 rows of B and 16 of A instead of 64 rows of A
+  // that are mostly zeros. Plain GEMMs over a K-major A only (gemm_sm90_config_supports).
   bool swap_ab = false;
 };
 
 // The variants. Each uses 192 KiB of ring (tile size x stages traded against each other; the
-// 128 x 192 tile 160 KiB in 4 stages, the swapped 128 x 16 and 128 x 32 180 KiB in 10 and 9) out
-// of the 227 KiB an H100/H200 CTA may have.
+// 128 x 192 tile 160 KiB in 4 stages, the swapped 128 x 16 one 180 KiB in 10) out of the 227 KiB
+// an H100/H200 CTA may have. (A swapped 128 x 32 variant was never faster than the 16-column one
+// at M <= 16, H200 2026-11-27: not compiled, each variant costs every launcher translation unit.)
 inline constexpr GemmSm90Config kGemmSm90Configs[] = {
     {256, 4, 2}, {256, 4, 1}, {192, 4, 1}, {128, 6, 2}, {128, 6, 1}, {64, 8, 1}, {128, 6, 2, true},
-    {64, 12, 1, false, 64}, {128, 8, 1, false, 64}, {16, 10, 1, false, 128, 0, true}, {32, 9, 1, false, 128, 0, true}};
+    {64, 12, 1, false, 64}, {128, 8, 1, false, 64}, {16, 10, 1, false, 128, 0, true}};
 inline constexpr int kGemmSm90ConfigCount = int(sizeof(kGemmSm90Configs) / sizeof(kGemmSm90Configs[0]));
 
 // Split-K tiles whose splits share the reduction (gemm_sm90.hpp, reduce_split): cooperative

@@ -315,7 +315,6 @@ cudaError_t gemm_sm90_variant(const GemmSm90Arguments<TA, TD>& args, cudaStream_
       t.b = args.a, t.ldb = args.lda, t.batch_stride_b = args.batch_stride_a, t.major_b = args.major_a;
       switch (config.tile_m == 128 && config.cluster_m == 1 && !config.ping_pong ? config.tile_n * 100 + config.stages : 0) {
         case 1610: return detail::gemm_sm90_launch<TA, TD, MajorB, MajorA, 16, 10, 1, false, 128, true, Fusion, true>(t, stream, config.splits);
-        case 3209: return detail::gemm_sm90_launch<TA, TD, MajorB, MajorA, 32, 9, 1, false, 128, true, Fusion, true>(t, stream, config.splits);
         default: return cudaErrorInvalidValue;
       }
     }
