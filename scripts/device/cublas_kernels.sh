@@ -14,7 +14,8 @@ if [ ! -x "$bin" ]; then
   nvcc -std=c++20 -O3 -gencode arch=compute_90a,code=sm_90a -lcublas -Iinclude bench/gemm/gemm_ab.cu -o "$bin" > "$OUT/cublas_kernels_build.log" 2>&1 ||
     { tail -20 "$OUT/cublas_kernels_build.log"; exit 1; }
 fi
-# The last of each shape's 23 launches is enough: every launch of one shape runs the same kernel.
+# Every cuBLAS launch is profiled (23 per shape: 3 warm-up, 20 timed; more where a split-K reduce
+# kernel follows each call), then grouped by kernel and launch configuration below.
 timeout 400 ncu --clock-control none --kernel-name-base function -k 'regex:^(?!fill|gemm_sm90).*' \
   --section LaunchStats --metrics gpu__time_duration.sum --csv --page raw --log-file "$OUT/cublas_kernels.csv" "$bin" probe > "$OUT/cublas_kernels.out" 2>&1
 echo "ncu: exit $?"
