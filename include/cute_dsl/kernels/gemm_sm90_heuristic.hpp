@@ -210,7 +210,7 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor m
     // 128 rows of B and 16 of A where a 64-row tile carries 64 of A (all but M of them zeros) and
     // 64-128 of B, so each CTA streams more of B per stage and the TMA fills less; the split from
     // split-K's model over the kernel's N x M view. H200, 2026-11-27 (bench/results/gemm_swap_ab_h200_2026-11-27.txt):
-    // 1 x 4096 x 4096 21.4 -> 18.0-18.8 us, 1 x 1536 x 4096 14.1 -> 11.9-13.2, 1 x 28672 x 4096
+    // 1 x 4096 x 4096 21.4 -> 18.0-18.8 us, 1 x 1536 x 4096 14.1 -> 11.9-12.4 (split 4-16), 1 x 28672 x 4096
     // 77.0 -> 68.6-69.7, 16 x 4096 x 4096 21.0 -> 18.8-19.6 (cuBLAS 17.8, 10.9, 69.2, 17.9).
     GemmSm90Config swapped{16, 10, 1, false, 128, 0, true};
     swapped.splits = gemm_sm90_plan_splits(s, swapped, sm_count).splits;
