@@ -53,9 +53,19 @@ TEST(GemmSm90Majors, MismatchedMajorsAndUnsplittableVariantsAreRejected) {
   // MN-major B cannot be split at 32 columns: the 64 x 64 tile variant refuses it.
   EXPECT_FALSE(gemm_sm90_config_supports({64, 12, 1, false, 64}, MN));
   EXPECT_TRUE(gemm_sm90_config_supports({128, 8, 1, false, 64}, MN));
-  // Swapped variants read A as their B in 16- or 32-row tiles: A K-major only.
-  EXPECT_TRUE(gemm_sm90_config_supports({16, 10, 1, false, 128, 0, true}, MN, K));
-  EXPECT_FALSE(gemm_sm90_config_supports({16, 10, 1, false, 128, 0, true}, K, MN));
+  // Swapped variants read A as their B in 16-row tiles: A K-major only. Asked for with an
+  // MN-major A, the launch is refused before the device is touched (no GPU needed): the
+  // arguments themselves are valid (never dereferenced).
+  constexpr GemmSm90Config kSwap16{16, 10, 1, false, 128, 0, true};
+  EXPECT_TRUE(gemm_sm90_config_supports(kSwap16, MN, K));
+  EXPECT_FALSE(gemm_sm90_config_supports(kSwap16, K, MN));
+  GemmSm90Arguments<bf16, bf16> swapped = args;
+  swapped.major_a = MN, swapped.major_b = K;
+  swapped.a = reinterpret_cast<const bf16*>(std::uintptr_t(1) << 20);
+  swapped.b = reinterpret_cast<const bf16*>(std::uintptr_t(2) << 20);
+  swapped.d = reinterpret_cast<bf16*>(std::uintptr_t(3) << 20);
+  ASSERT_EQ(gemm_sm90_unsupported(swapped), "");
+  EXPECT_EQ((gemm_sm90_majors<MN, K>(swapped, nullptr, kSwap16)), cudaErrorInvalidValue);
   EXPECT_TRUE(gemm_sm90_config_supports(gemm_sm90_heuristic({64, 8192, 8192, 1}, 132, MN), MN));
   EXPECT_EQ(gemm_sm90_heuristic({64, 8192, 8192, 1}, 132, K).tile_m, 64);
 }
