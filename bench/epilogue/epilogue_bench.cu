@@ -14,6 +14,8 @@
 #include <cute_dsl/jit/gemm_epilogue.hpp>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <cmath>
 #include <map>
 #include <memory>
@@ -136,11 +138,19 @@ void BM_plain(benchmark::State& state, GemmProblem p) {
   if (failed) state.SkipWithError("a timed GEMM call failed");
 }
 
-// The ping-pong variant (128 x 128 tiles, 6 stages, clusters of 2): one consumer warpgroup's
-// epilogue runs while the other's K loop does -- what hides a costly epilogue at small K.
+// The ping-pong variant: one consumer warpgroup's epilogue runs while the other's K loop does --
+// what hides a costly epilogue at small K. 64 x 256 tiles in 5 stages, clusters of 2 (each
+// consumer's wgmma reads shared memory as a cooperative 128 x 256 consumer's); another through
+// EPILOGUE_BENCH_PP=tile_m,tile_n,stages,cluster_m (e.g. 128,128,6,2).
 jit::GemmSm90Config ping_pong_config() {
   jit::GemmSm90Config j;
-  j.tile_m = 128, j.tile_n = 128, j.stages = 6, j.cluster_m = 2, j.ping_pong = true;
+  j.tile_m = 64, j.tile_n = 256, j.stages = 5, j.cluster_m = 2, j.ping_pong = true;
+  if (const char* v = std::getenv("EPILOGUE_BENCH_PP")) {
+    if (std::sscanf(v, "%d,%d,%d,%d", &j.tile_m, &j.tile_n, &j.stages, &j.cluster_m) != 4) {
+      std::fprintf(stderr, "ERROR: EPILOGUE_BENCH_PP must be tile_m,tile_n,stages,cluster_m, got '%s'\n", v);
+      std::exit(1);
+    }
+  }
   return j;
 }
 
@@ -189,7 +199,7 @@ int main(int argc, char** argv) {
     std::vector<benchmark::internal::Benchmark*> runs{benchmark::RegisterBenchmark(("plain/" + p.name()).c_str(), BM_plain, p)};
     for (const Epilogue& e : kEpilogues)
       runs.push_back(benchmark::RegisterBenchmark((std::string("jit_") + e.name + "/" + p.name()).c_str(), BM_fused, p, e, false));
-    for (const Epilogue& e : {kEpilogues[0], kEpilogues[1]})
+    for (const Epilogue& e : {kEpilogues[0], kEpilogues[1], kEpilogues[2]})
       runs.push_back(benchmark::RegisterBenchmark((std::string("jit_pp_") + e.name + "/" + p.name()).c_str(), BM_fused, p, e, true));
     for (auto* b : runs) b->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(20);
   }

@@ -91,10 +91,10 @@ std::string gemm_sm90_unsupported(const GemmSm90Types& t, const GemmSm90Config& 
     return "gemm_sm90: tile_n must be 64, 128, 192 or 256";
   if (c.stages < 2) return "gemm_sm90: the ring needs at least 2 stages";
   if ((c.cluster_m != 1 && c.cluster_m != 2) || c.cluster_n != 1) return "gemm_sm90: clusters are 1x1 or 2x1";
-  if (c.ping_pong && c.tile_n > 128) return "gemm_sm90: ping-pong needs tile_n <= 128";
+  if (c.ping_pong && c.tile_m * c.tile_n > 128 * 128) return "gemm_sm90: ping-pong needs tile_m x tile_n <= 128 x 128 (64 x 256)";
   if ((c.tile_n / c.cluster_m) % 8 != 0) return "gemm_sm90: each CTA's slice of B must be whole 8-row atoms";
-  if (c.tile_m == 64 && (c.ping_pong || c.cluster_m != 1)) return "gemm_sm90: 64-row tiles are cooperative, without clusters";
-  if (c.tile_m == 64 && t.b_major == GemmMajor::mn && (c.tile_n / 2) % 64 != 0)
+  if (c.tile_m == 64 && !c.ping_pong && c.cluster_m != 1) return "gemm_sm90: 64-row cooperative tiles run without clusters";
+  if (c.tile_m == 64 && !c.ping_pong && t.b_major == GemmMajor::mn && (c.tile_n / 2) % 64 != 0)
     return "gemm_sm90: 64-row tiles with MN-major B need tile_n 128 or 256";
   if (gemm_sm90_shared_bytes(c) > kMaxSharedPerBlock)
     return "gemm_sm90: " + std::to_string(gemm_sm90_shared_bytes(c)) + " bytes of shared memory exceed 227 KiB";

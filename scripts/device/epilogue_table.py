@@ -27,8 +27,9 @@ def main():
         kind, shape = b["name"].split("/")[:2]
         ours.setdefault(shape, {})[kind] = b
     print("| M x N x K | variant | plain | JIT acc | bias+GELU | + row abs-max | + abs-max | pp acc | pp bias+GELU | cuBLASLt mm "
-          "| cuBLASLt GELU_BIAS | fused / plain | best fused / plain | best fused vs GELU_BIAS | row abs-max cost | abs-max cost | rel err |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "| cuBLASLt GELU_BIAS | fused / plain | best fused / plain | best fused vs GELU_BIAS | row abs-max cost | abs-max cost | rel err "
+          "| pp + row abs-max | pp row abs-max cost | pp rel err |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for shape, o in ours.items():
         m, n, k = (int(v) for v in shape.split("x"))
         us = lambda key: o[key]["median_us"] if key in o else float("nan")
@@ -38,11 +39,13 @@ def main():
         gelu_bias = r.get("bias_gelu_us", float("nan"))
         label = o.get("jit_bias_gelu", {}).get("label", "")
         err = o.get("jit_bias_gelu", {}).get("rel_err", float("nan"))
-        pp_acc, pp_fused = us("jit_pp_acc"), us("jit_pp_bias_gelu")
+        pp_acc, pp_fused, pp_row_amax = us("jit_pp_acc"), us("jit_pp_bias_gelu"), us("jit_pp_bias_gelu_row_absmax")
+        pp_err = o.get("jit_pp_bias_gelu", {}).get("rel_err", float("nan"))
         best = min(fused, pp_fused)
         print(f"| {shape} | {label} | {plain:.1f} | {acc:.1f} | {fused:.1f} | {row_amax:.1f} | {amax:.1f} | {pp_acc:.1f} | {pp_fused:.1f} "
               f"| {r.get('mm_us', float('nan')):.1f} | {gelu_bias:.1f} | {plain / fused:.3f} | {plain / best:.3f} | {gelu_bias / best:.3f} "
-              f"| {row_amax / fused - 1:+.1%} | {amax / fused - 1:+.1%} | {err:.1e} |")
+              f"| {row_amax / fused - 1:+.1%} | {amax / fused - 1:+.1%} | {err:.1e} "
+              f"| {pp_row_amax:.1f} | {pp_row_amax / pp_fused - 1:+.1%} | {pp_err:.1e} |")
     print("\n(us, median of 20 flushed launches; ratios > 1: the fused kernel is faster)\n")
     print("| M x N x K | JIT acc | acc * 2 | acc + bias | gelu_tanh(acc) | gelu_tanh(acc + bias) |")
     print("|---|---|---|---|---|---|")

@@ -128,6 +128,8 @@ TEST(GemmJitLayout, SharedBytesMatchTheKernel) {  // no GPU needed: nvcc's const
   EXPECT_EQ(jit::gemm_sm90_shared_bytes(gemm_sm90_config(128, 6, 1)), unsigned(cute_dsl::kernels::gemm_sm90_shared_bytes<__nv_bfloat16, 128, 6, 1>));
   EXPECT_EQ(jit::gemm_sm90_shared_bytes(gemm_sm90_config(64, 12, 1, false, 64)),
             unsigned(cute_dsl::kernels::gemm_sm90_shared_bytes<__nv_bfloat16, 64, 12, 1, false, cute_dsl::GmmaMajor::K, cute_dsl::GmmaMajor::K, 64>));
+  EXPECT_EQ(jit::gemm_sm90_shared_bytes(gemm_sm90_config(256, 5, 2, true, 64)),
+            unsigned(cute_dsl::kernels::gemm_sm90_shared_bytes<__nv_bfloat16, 256, 5, 2, true, cute_dsl::GmmaMajor::K, cute_dsl::GmmaMajor::K, 64>));
   EXPECT_EQ(jit::kGemmSm90Threads, unsigned(impl::kThreads));
 }
 
@@ -154,6 +156,17 @@ TEST(GemmJit, SkinnyTilesSplitIntoHalvesOf96Columns) {
   CUTE_DSL_REQUIRE_GPU(90);
   run_case<__nv_bfloat16, __nv_bfloat16>({300, 520, 136, 1, 1.f, 0.5f}, gemm_sm90_config(192, 4, 1, false, 64));
   run_case<__nv_bfloat16, float>({130, 700, 72, 2, 0.5f, -1.5f, 8}, gemm_sm90_config(192, 4, 1, false, 64));
+}
+
+// 64-row ping-pong tiles: each consumer warpgroup a whole 64 x 256 tile (one m64n256 wgmma per
+// k-step), clusters of 2 sharing B; ragged edges, beta, batches, padding, an MN-major B.
+TEST(GemmJit, PingPong64RowTiles) {
+  CUTE_DSL_REQUIRE_GPU(90);
+  run_case<__nv_bfloat16, __nv_bfloat16>({300, 520, 136, 1, 1.f, 0.5f}, gemm_sm90_config(256, 5, 2, true, 64));
+  run_case<__nv_bfloat16, float>({130, 700, 72, 2, 0.5f, -1.5f, 8}, gemm_sm90_config(256, 5, 1, true, 64));
+  Case c{264, 520, 200, 1};
+  c.major_b = jit::GemmMajor::mn;
+  run_case<__half, __half>(c, gemm_sm90_config(128, 8, 2, true, 64));
 }
 
 TEST(GemmJit, MnMajorOperands) {
@@ -214,12 +227,12 @@ TEST(GemmJitAutotune, StoresTheWinnerAndReusesIt) {
 // An epilogue program through the JIT (gemm_epilogue.hpp): generated, compiled, launched; D, the
 // stored pre-activation and the per-row abs-max against the language's host reference applied to
 // a double-precision product. Ragged M and N, bf16 in and out, f32 bias and stores.
-TEST(GemmEpilogueJit, BiasGeluStoreAndRowAbsMaxMatchTheHostReference) {
-  CUTE_DSL_REQUIRE_GPU(90);
+// In the cooperative 128 x 128 tile and in 64 x 256 ping-pong tiles (clusters of 2).
+void check_bias_gelu_store_row_absmax(const jit::GemmSm90Config& cfg) {
+  SCOPED_TRACE("config " + jit::to_string(cfg));
   namespace ep = jit::epilogue;
   auto program = ep::parse_epilogue("let z = alpha * acc + bias[col]; d = gelu(z); store pre = z; row_absmax amax = d");
   ASSERT_TRUE(program) << program.error().message;
-  const jit::GemmSm90Config cfg = gemm_sm90_config(128, 6, 1);
   Problem<__nv_bfloat16, __nv_bfloat16> p({300, 270, 136, 1}, cute_dsl_test::test_seed());
   jit::GemmSm90Arguments args = p.upload();
   args.c = nullptr;  // the program reads no C
@@ -268,6 +281,12 @@ TEST(GemmEpilogueJit, BiasGeluStoreAndRowAbsMaxMatchTheHostReference) {
       ADD_FAILURE() << "row " << i << ": abs-max " << amax[i] << " vs " << row_amax;
   }
   EXPECT_EQ(bad, 0);
+}
+
+TEST(GemmEpilogueJit, BiasGeluStoreAndRowAbsMaxMatchTheHostReference) {
+  CUTE_DSL_REQUIRE_GPU(90);
+  check_bias_gelu_store_row_absmax(gemm_sm90_config(128, 6, 1));
+  check_bias_gelu_store_row_absmax(gemm_sm90_config(256, 5, 2, true, 64));
 }
 
 }  // namespace

@@ -75,6 +75,9 @@ struct GemmSinkFlush {
   }
 };
 
+// 8-column groups whose loads the visit lets issue together: one 64-column block.
+inline constexpr int kGemmVisitLoadGroups = 8;
+
 // The body of gemm_visit_accumulators. Interior: every element of the warp's block lies inside
 // M x N, so no element needs its bounds checked -- and a tree that reads no coordinates (acc * s,
 // gelu(acc)) computes none: the per-element row / column / bounds work of the checked version
@@ -95,10 +98,11 @@ CUTE_DSL_DEVICE void gemm_visit_block(Tree const& tree, Acc& acc, Crd const& crd
   }
   CUTE_DSL_UNROLL
   for (int j = 0; j < N / 8; ++j) {
-    // Keeps this group's loads (bias, C, aux) below the previous group's work: hoisting every
-    // group's loads to the top (the compiler's default, for latency) spilled bias + GELU at
-    // 128 columns (ptxas -v, 168 registers).
-    asm volatile("" ::: "memory");
+    // Keeps a 64-column block's loads (bias, C, aux) below the previous block's work: hoisting
+    // every group's loads to the top (the compiler's default, for latency) spilled bias + GELU at
+    // 128 columns (ptxas -v, 168 registers); fencing every 8-column group instead left each
+    // group waiting for its own loads' latency.
+    if (j % kGemmVisitLoadGroups == 0) asm volatile("" ::: "memory");
     CUTE_DSL_UNROLL
     for (int i = 0; i < 2; ++i) {
       CUTE_DSL_UNROLL
@@ -109,8 +113,8 @@ CUTE_DSL_DEVICE void gemm_visit_block(Tree const& tree, Acc& acc, Crd const& crd
         acc(v) = evaluate(tree, ctx, sink);
       }
     }
-    // This group's values exist before the next group's loads issue (see above).
-    asm volatile("" : "+f"(acc(4 * j)), "+f"(acc(4 * j + 1)), "+f"(acc(4 * j + 2)), "+f"(acc(4 * j + 3))::"memory");
+    // This group's values exist before the next block's loads issue (see above).
+    asm volatile("" : "+f"(acc(4 * j)), "+f"(acc(4 * j + 1)), "+f"(acc(4 * j + 2)), "+f"(acc(4 * j + 3)));
     if constexpr (Tree::kOutputs > 0) {  // this group's columns are complete in the thread
       const int col = col0 + kernels::gemm_value_col(crd, 4 * j);
       GemmSinkFlush<Tree, ReduceAxis::col> flush{sink, lane, batch, {col, col + 1}, n};

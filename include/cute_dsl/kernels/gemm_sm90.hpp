@@ -12,7 +12,8 @@
 //   warpgroups 1 and 2, the CONSUMERS: each multiplies 64 rows of the 128 x TileN tile with wgmma
 //     (f32 accumulators in registers, TileN/2 per thread), then runs the epilogue. PingPong
 //     variant instead: each consumer takes every other tile whole (128 x TileN, TileN <= 128),
-//     their K loops alternate, and one's epilogue overlaps the other's K loop.
+//     their K loops alternate, and one's epilogue overlaps the other's K loop (TileM = 64: a
+//     64 x TileN tile each, TileN <= 256).
 // The ring is synchronised by two mbarriers per stage:
 //   full[s]  the producer arms it with the stage's byte count; TMA completes it when the bytes
 //            have landed. Consumers wait on it.
@@ -512,7 +513,10 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
   if constexpr (!arch::sm90a_features<TA>) {
     __trap();
   } else {
-  constexpr bool kSplitN = TileM == 64;  // both consumers on the same 64 rows, TileN / 2 columns each
+  // 64-row tiles: cooperative, both consumers on the same 64 rows, TileN / 2 columns each; or
+  // ping-pong, each consumer a whole 64 x TileN tile (one m64nN wgmma per k-step, like a
+  // cooperative 128 x TileN consumer's: the same shared-memory reads per flop).
+  constexpr bool kSplitN = TileM == 64 && !PingPong;
   static_assert(has_gmma_input_v<TA>, "gemm_sm90_kernel: A and B must be __nv_bfloat16 or __half");
   static_assert(TileN % 64 == 0 || TileN == 16 || TileN == 32, "gemm_sm90_kernel: TileN must be 16, 32, 64, 128, 192 or 256");
   static_assert(TileN >= 16 && TileN <= 256 && (TileN / ClusterM) % 8 == 0, "gemm_sm90_kernel: TileN / ClusterM must be whole 8-row atoms");
@@ -523,15 +527,16 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
   static_assert(!TransposeD || is_same_v<Fusion, NoFusion>, "gemm_sm90_kernel: a transposed D is the plain epilogue's only");
   static_assert(Stages >= 2, "gemm_sm90_kernel: the ring needs at least 2 stages");
   static_assert(ClusterM == 1 || ClusterM == 2, "gemm_sm90_kernel: clusters of 1 or 2 CTAs along M");
-  static_assert(!PingPong || TileN <= 128, "gemm_sm90_kernel: a ping-pong warpgroup holds 128 x TileN accumulators: TileN <= 128");
+  static_assert(!PingPong || TileM * TileN <= 128 * 128,
+                "gemm_sm90_kernel: a ping-pong warpgroup holds TileM x TileN accumulators: at most 128 x 128 (64 x 256)");
   static_assert(TileM == 128 || TileM == 64, "gemm_sm90_kernel: TileM must be 128 or 64");
-  static_assert(!kSplitN || (!PingPong && ClusterM == 1), "gemm_sm90_kernel: 64-row tiles are cooperative, without clusters");
+  static_assert(!kSplitN || ClusterM == 1, "gemm_sm90_kernel: 64-row cooperative tiles run without clusters");
   static_assert(TmaLoads || ClusterM == 1, "gemm_sm90_kernel: the copy producer does not multicast: clusters of 1");
   static_assert(!kSplitN || MajorB == GmmaMajor::K || (TileN / 2) % 64 == 0,
                 "gemm_sm90_kernel: 64-row tiles with MN-major B split B at a 64-column block: TileN must be 128 or 256");
   using K = Kernel<TA, TileM, TileN, Stages, ClusterM, PingPong, MajorA, MajorB>;
   using Storage = typename K::Storage;
-  constexpr int kAccN = kSplitN ? TileN / 2 : TileN;  // columns of one consumer's wgmma
+  constexpr int kAccN = kGemmSm90AtomN<TileM, TileN, PingPong>;  // columns of one consumer's wgmma atom
 
   extern __shared__ unsigned char smem_raw[];
   // 16-bit D leaves through a 2 KiB block per consumer warp (gemm_epilogue.hpp). Static shared

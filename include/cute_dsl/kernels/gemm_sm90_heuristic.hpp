@@ -37,7 +37,7 @@ inline long long gemm_sm90_tiles(GemmShape s, int rows, int cols) {
 // (swap_ab) reads A as its B in 16- or 32-row tiles, which needs A K-major.
 inline bool gemm_sm90_config_supports(GemmSm90Config c, GmmaMajor major_b, GmmaMajor major_a = GmmaMajor::K) {
   if (c.swap_ab && major_a != GmmaMajor::K) return false;
-  return !(c.tile_m == 64 && major_b == GmmaMajor::MN && (c.tile_n / 2) % 64 != 0);
+  return !(c.tile_m == 64 && !c.ping_pong && major_b == GmmaMajor::MN && (c.tile_n / 2) % 64 != 0);
 }
 
 // Split-K (gemm_tile_scheduler.hpp), in two cases, both cutting a tile's K loop into ranges of at

@@ -96,15 +96,22 @@ struct GemmSm90SourceAtom<TD, TileN, true> {
   using type = typename GemmSm90Source<TD, TileN>::Atom;
 };
 
+// The columns of one wgmma atom of a consumer. A ping-pong 64-row tile wider than 128 columns
+// takes two atoms side by side: with one warpgroup at a time on the tensor cores, two
+// independent accumulator chains per k-step keep them busy where one m64n256 chain does not.
+template <int TileM, int TileN, bool PingPong>
+inline constexpr int kGemmSm90AtomN = PingPong ? (TileM == 64 && TileN > 128 ? TileN / 2 : TileN) : TileM == 64 ? TileN / 2 : TileN;
+
 // The warpgroup arrangement of the consumers, as a TiledMMA.
 //   cooperative (TileM 128): two warpgroups stacked along M, 64 rows each, all TileN columns.
 //   split-N (TileM 64):      two warpgroups side by side along N, TileN/2 columns each.
-//   ping-pong:               one warpgroup computes a whole 128 x TileN tile (two 64-row atoms).
+//   ping-pong:               one warpgroup computes a whole TileM x TileN tile (TileM / 64 atoms
+//                            along M; two along N for a 64-row tile wider than 128 columns).
 template <class T, int TileM, int TileN, bool PingPong, GmmaMajor MajorA, GmmaMajor MajorB>
 CUTE_DSL_HOST_DEVICE constexpr auto gemm_sm90_tiled_mma() {
   constexpr GmmaInput in = gmma_input_of<T>::value;
   if constexpr (PingPong)
-    return make_tiled_mma(MMA_Atom<SM90_64xNx16_F32_SS<TileN, in, MajorA, MajorB>>{});
+    return make_tiled_mma(MMA_Atom<SM90_64xNx16_F32_SS<kGemmSm90AtomN<TileM, TileN, true>, in, MajorA, MajorB>>{});
   else if constexpr (TileM == 64)
     return make_tiled_mma(MMA_Atom<SM90_64xNx16_F32_SS<TileN / 2, in, MajorA, MajorB>>{},
                           make_layout(make_shape(Int<1>{}, Int<2>{}, Int<1>{})));
