@@ -139,7 +139,9 @@ int main(int argc, char** argv) {
         benchmark::RegisterBenchmark(("cute_dsl_sm90/" + shape).c_str(), BM_gemm<true>, p, GemmSm90Config{})};
     for (GemmSm90Config c : cute_dsl::kernels::kGemmSm90Configs) {
       if (c.ping_pong) continue;
-      for (int splits : {1, 2, 4, 8, 16, 32}) {
+      // Swapped decode tiles: the counts between the powers of two too (the plan's choices).
+      const std::vector<int> counts = c.swap_ab ? std::vector<int>{1, 2, 3, 4, 5, 6, 8, 11, 16} : std::vector<int>{1, 2, 4, 8, 16, 32};
+      for (int splits : counts) {
         c.splits = splits;
         const std::string name = "cute_dsl_sm90[" + std::to_string(c.tile_n) + "x" + std::to_string(c.stages) + "x" +
                                  std::to_string(c.cluster_m) + (c.tile_m == 64 ? "m64" : "") + (c.swap_ab ? "sw" : "") + "s" +

@@ -164,6 +164,13 @@ TEST(GemmHeuristic, FewRowsRunSwapped) {
   // 224 tiles of 28672 rows fill more than a wave: whole.
   EXPECT_GT(gemm_sm90_heuristic({1, 1536, 4096, 1}, 132).splits, 1);
   EXPECT_LE(gemm_sm90_heuristic({1, 28672, 4096, 1}, 132).splits, 1);
+  // The stream model plans the swapped view: the counts that measured fastest on an H100
+  // (bench/results/gemm_swapped_splits_h100_2026-11-27.txt): 1536 columns split 4 ways (13.7 us,
+  // 14.0-14.1 at the 11 of the tile-time model), 6144 whole (28.5-28.8 us, 30.6-30.9 split 2 ways).
+  EXPECT_EQ(gemm_sm90_heuristic({1, 1536, 4096, 1}, 132).splits, 4);
+  EXPECT_EQ(gemm_sm90_heuristic({16, 1536, 4096, 1}, 132).splits, 4);
+  EXPECT_LE(gemm_sm90_heuristic({1, 6144, 4096, 1}, 132).splits, 1);
+  EXPECT_LE(gemm_sm90_heuristic({16, 6144, 4096, 1}, 132).splits, 1);
   // The plan of a swapped config is the plan of the kernel's view (what the launcher asks).
   const GemmSm90Config swapped{16, 10, 1, false, 128, 0, true}, view{16, 10, 1, false, 128};
   EXPECT_EQ(gemm_sm90_plan_splits({1, 1536, 4096, 1}, swapped, 132).splits, gemm_sm90_plan_splits({1536, 1, 4096, 1}, view, 132).splits);

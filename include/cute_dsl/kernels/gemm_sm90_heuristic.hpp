@@ -186,7 +186,13 @@ inline GemmSplitPlan gemm_sm90_plan_splits(GemmShape s, GemmSm90Config c, int sm
   }
   const int cluster = c.cluster_m > 0 ? c.cluster_m : 1;
   const long long tiles = gemm_sm90_tiles(s, c.tile_m * cluster, c.tile_n);
-  if (gemm_sm90_streams_b(s) && tiles * 2 <= sm_count / cluster) {
+  // A swapped kernel's view (16- and 32-column tiles exist for swap-AB only) streams its A -- the
+  // user's B -- as decode streams B: the stream model plans it too. Its counts measured best
+  // where the tile-time model's did not (H100, 2026-11-27: 1 x 1536 x 4096 4 splits 13.7 us
+  // against 11 splits 14.0-14.1; 1 and 16 x 6144 x 4096 whole 28.5-28.8 against 2 splits 30.6-30.9;
+  // bench/results/gemm_swapped_splits_h100_2026-11-27.txt).
+  const bool swapped_view = c.tile_n < 64;
+  if ((gemm_sm90_streams_b(s) || swapped_view) && tiles * 2 <= sm_count / cluster) {
     const int splits = gemm_sm90_stream_splits(s, c, sm_count, max_splits);
     return GemmSplitPlan{splits, splits > 1 ? 0 : tiles};
   }
@@ -209,7 +215,7 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor m
     // Every row of A fits one 16-column tile of the swapped kernel (swap_ab): its stages carry
     // 128 rows of B and 16 of A where a 64-row tile carries 64 of A (all but M of them zeros) and
     // 64-128 of B, so each CTA streams more of B per stage and the TMA fills less; the split from
-    // split-K's model over the kernel's N x M view. H200, 2026-11-27 (bench/results/gemm_swap_ab_h200_2026-11-27.txt):
+    // the stream model over the kernel's N x M view (gemm_sm90_plan_splits). H200, 2026-11-27 (bench/results/gemm_swap_ab_h200_2026-11-27.txt):
     // 1 x 4096 x 4096 21.4 -> 18.0-18.8 us, 1 x 1536 x 4096 14.1 -> 11.9-12.4 (split 4-16), 1 x 28672 x 4096
     // 77.0 -> 68.6-69.7, 16 x 4096 x 4096 21.0 -> 18.8-19.6 (cuBLAS 17.8, 10.9, 69.2, 17.9).
     GemmSm90Config swapped{16, 10, 1, false, 128, 0, true};
