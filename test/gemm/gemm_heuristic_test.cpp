@@ -179,6 +179,21 @@ TEST(GemmHeuristic, FewRowsRunSwapped) {
   EXPECT_TRUE(gemm_sm90_config_supports(swapped, GmmaMajor::MN, GmmaMajor::K));
 }
 
+// A few tiles split over a huge K run in clusters of 2 (B multicast: each split streams a long K
+// range through L2), where there are two row blocks to pair and each split keeps >= 4096 of K
+// (bench/results/gemm_huge_k_clusters_h100_2026-11-27.txt: 1024 x 1024 x 32768 571 -> 631 TFLOP/s).
+TEST(GemmHeuristic, HugeKSplitsRunInClustersOfTwo) {
+  for (const GemmShape s : {GemmShape{1024, 1024, 32768, 1}, GemmShape{256, 256, 131072, 1}, GemmShape{512, 1024, 32768, 1}}) {
+    const GemmSm90Config c = gemm_sm90_heuristic(s, 132);
+    EXPECT_EQ(c.cluster_m, 2) << s.m << " x " << s.n << " x " << s.k;
+    EXPECT_GT(c.splits, 1) << s.m << " x " << s.n << " x " << s.k;
+    EXPECT_GE(s.k / c.splits, kGemmClusteredSplitMinK);
+  }
+  EXPECT_EQ(gemm_sm90_heuristic({128, 128, 65536, 1}, 132).cluster_m, 1);   // one row block: no pair
+  EXPECT_EQ(gemm_sm90_heuristic({2048, 1024, 16384, 1}, 132).cluster_m, 1);  // not split
+  EXPECT_EQ(gemm_sm90_heuristic({256, 4096, 4096, 1}, 132).cluster_m, 1);    // splits shorter than 4096
+}
+
 // The GPU test's 7-way split (DecodeSplitsMatchTheReference): a cap of 7 is taken whole.
 TEST(GemmHeuristic, DecodeSplitCapIsTaken) {
   EXPECT_EQ(gemm_sm90_plan_splits({1, 64, 65536, 1}, {64, 12, 1, false, 64}, 132, 7).splits, 7);

@@ -130,7 +130,7 @@ TEST(GemmSm90, TailSplitKMatchesTheReference) {
 // The shared split-K reduction (reduce_split, 3 splits or more over a whole tile of rows): every
 // split sums a share of the tile. One 128 x 128 tile in 32 splits (f32 D) and 3 splits; clustered
 // 128 x 256 tiles in 8; a ragged M whose last row block takes the last-split path beside shared
-// tiles, batched. Each twice: the launches share the workspace, whose counters must come back
+// tiles, batched; clustered 128 x 128 tiles in 8. Each twice: the launches share the workspace, whose counters must come back
 // to zero.
 TEST(GemmSm90, SharedSplitReductionMatchesTheReference) {
   CUTE_DSL_REQUIRE_GPU(90);
@@ -140,6 +140,8 @@ TEST(GemmSm90, SharedSplitReductionMatchesTheReference) {
     run_case<__nv_bfloat16, __nv_bfloat16>({256, 512, 8192, 1, 1.f, 0.f}, {256, 4, 2, false, 128, 8});
     run_case<__nv_bfloat16, float>({200, 300, 6144, 2, 1.f, 0.5f}, {128, 6, 1, false, 128, 6});
   }
+  // Clustered 128 x 128 tiles split 8 ways (the heuristic's for few tiles over a huge K), ragged N.
+  run_case<__nv_bfloat16, __nv_bfloat16>({256, 376, 8192, 1, 1.f, 0.f}, {128, 6, 2, false, 128, 8});
 }
 
 // Decode through the stream model's choices (kernels/gemm_sm90_heuristic.hpp): 64-row tiles split

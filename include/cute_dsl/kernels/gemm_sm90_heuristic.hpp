@@ -66,6 +66,9 @@ inline constexpr double kGemmSplitReadK = 480.0;
 // 128 x 1536 x 4096 slower: above 16 rows the stream model keeps deciding.)
 inline constexpr int kGemmSwapRows = 16;
 inline constexpr double kGemmSharedSplitReads = 3.0;
+// A split tile runs in clusters of 2 (B multicast) where each split's K range is at least this
+// long (gemm_sm90_heuristic): 64 k-blocks.
+inline constexpr int kGemmClusteredSplitMinK = 4096;
 struct GemmSplitPlan {
   int splits = 1;            // ranges per split tile (1: none)
   long long split_from = 0;  // the first split tile (tiles before it run whole)
@@ -284,6 +287,17 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor m
     best = GemmSm90Config{256, 4, 2, false, 128};
   } else if (several_waves && best.tile_n == 256) {
     best.cluster_m = 2;
+  } else if (best.tile_m == 128 && row_blocks >= 2 && (best.tile_n == 256 || best.tile_n == 128)) {
+    // Few tiles over a huge K, split: each split streams a long K range of A and B through L2, and
+    // clusters of 2 halve B's share of it (H100, 2026-11-27, bench/results/gemm_huge_k_clusters_h100_2026-11-27.txt:
+    // 1024 x 1024 x 32768 in 128 x 256 tiles split 4 ways 107-108 us in clusters of 2 against
+    // 120-121 alone; 256 x 256 x 131072 in 128 x 128 tiles split 32 ways 69.6 against 73.6).
+    // Only where each split still runs 64 k-blocks or more: shorter splits are not bound by it.
+    GemmSm90Config clustered = best;
+    clustered.cluster_m = 2;
+    if (const GemmSplitPlan plan = gemm_sm90_plan_splits(s, clustered, sm_count);
+        plan.splits > 1 && plan.split_from == 0 && s.k / plan.splits >= kGemmClusteredSplitMinK)
+      best = clustered;
   }
   best.splits = gemm_sm90_split_k(s, best, sm_count);
   return best;
