@@ -130,8 +130,8 @@ TEST(GemmSm90, TailSplitKMatchesTheReference) {
 // The shared split-K reduction (reduce_split, 3 splits or more over a whole tile of rows): every
 // split sums a share of the tile. One 128 x 128 tile in 32 splits (f32 D) and 3 splits; clustered
 // 128 x 256 tiles in 8; a ragged M whose last row block takes the last-split path beside shared
-// tiles, batched; clustered 128 x 128 tiles in 8. Each twice: the launches share the workspace, whose counters must come back
-// to zero.
+// tiles, batched -- each twice: the launches share the workspace, whose counters must come back
+// to zero. Then clustered 128 x 128 tiles in 8.
 TEST(GemmSm90, SharedSplitReductionMatchesTheReference) {
   CUTE_DSL_REQUIRE_GPU(90);
   for (int twice = 0; twice < 2; ++twice) {
