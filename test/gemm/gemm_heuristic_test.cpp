@@ -149,7 +149,7 @@ TEST(GemmHeuristic, DecodeByStreamModel) {
 }
 
 // Decode with every row of A in one 16-column tile runs swapped (swap_ab: D^T = B A^T), split by
-// split-K's model over the kernel's N x M view; more rows, or a GEMM that may not swap, do not.
+// the stream model over the kernel's N x M view; more rows, or a GEMM that may not swap, do not.
 TEST(GemmHeuristic, FewRowsRunSwapped) {
   for (const GemmShape s : {GemmShape{1, 4096, 4096, 1}, GemmShape{16, 1536, 4096, 1}, GemmShape{1, 28672, 4096, 1}, GemmShape{7, 333, 4444, 3}}) {
     const GemmSm90Config c = gemm_sm90_heuristic(s, 132);
@@ -160,14 +160,12 @@ TEST(GemmHeuristic, FewRowsRunSwapped) {
   }
   EXPECT_FALSE(gemm_sm90_heuristic({17, 4096, 4096, 1}, 132).swap_ab);
   EXPECT_FALSE(gemm_sm90_heuristic({64, 4096, 4096, 1}, 132).swap_ab);
-  // 12 tiles of B's 1536 rows: split (measured 14.2 us whole, 11.9-13.2 split 2-8 ways, H200);
-  // 224 tiles of 28672 rows fill more than a wave: whole.
-  EXPECT_GT(gemm_sm90_heuristic({1, 1536, 4096, 1}, 132).splits, 1);
-  EXPECT_LE(gemm_sm90_heuristic({1, 28672, 4096, 1}, 132).splits, 1);
-  // The stream model plans the swapped view: the counts that measured fastest on an H100
-  // (bench/results/gemm_swapped_splits_h100_2026-11-27.txt): 1536 columns split 4 ways (13.7 us,
-  // 14.0-14.1 at the 11 of the tile-time model), 6144 whole (28.5-28.8 us, 30.6-30.9 split 2 ways).
+  // The counts that measured fastest on an H100 (bench/results/gemm_swapped_splits_h100_2026-11-27.txt):
+  // B's 1536 rows (12 tiles) split 4 ways (13.7 us, 14.0-14.1 at the 11 of the tile-time model;
+  // 14.2 whole on an H200), 6144 whole (28.5-28.8 us, 30.6-30.9 split 2 ways); 224 tiles of 28672
+  // rows fill more than a wave: whole.
   EXPECT_EQ(gemm_sm90_heuristic({1, 1536, 4096, 1}, 132).splits, 4);
+  EXPECT_LE(gemm_sm90_heuristic({1, 28672, 4096, 1}, 132).splits, 1);
   EXPECT_EQ(gemm_sm90_heuristic({16, 1536, 4096, 1}, 132).splits, 4);
   EXPECT_LE(gemm_sm90_heuristic({1, 6144, 4096, 1}, 132).splits, 1);
   EXPECT_LE(gemm_sm90_heuristic({16, 6144, 4096, 1}, 132).splits, 1);

@@ -130,9 +130,11 @@ TEST(GemmSm90Config, KernelRulesCheckedBeforeCompiling) {
   for (const jit::GemmSm90Config& c : jit::gemm_sm90_default_candidates())
     EXPECT_EQ(jit::gemm_sm90_unsupported(bf16, c), "") << jit::to_string(c);
   EXPECT_NE(jit::gemm_sm90_unsupported(bf16, gemm_sm90_config(96, 4, 1)), "");
-  EXPECT_NE(jit::gemm_sm90_unsupported(bf16, gemm_sm90_config(256, 4, 2, true)), "");        // ping-pong: <= 128 x 128 accumulators
+  EXPECT_EQ(jit::gemm_sm90_unsupported(bf16, gemm_sm90_config(256, 4, 2, true)),            // ping-pong: <= 128 x 128 accumulators
+            "gemm_sm90: ping-pong needs tile_m x tile_n <= 128 x 128 (64 x 256)");
   EXPECT_EQ(jit::gemm_sm90_unsupported(bf16, gemm_sm90_config(256, 5, 2, true, 64)), "");    // 64 x 256 is as many
-  EXPECT_NE(jit::gemm_sm90_unsupported(bf16, gemm_sm90_config(128, 4, 2, false, 64)), "");   // 64-row cooperative: no cluster
+  EXPECT_EQ(jit::gemm_sm90_unsupported(bf16, gemm_sm90_config(128, 4, 2, false, 64)),       // 64-row cooperative: no cluster
+            "gemm_sm90: 64-row cooperative tiles run without clusters");
   EXPECT_EQ(jit::gemm_sm90_unsupported({jit::ElementType::bf16, jit::ElementType::bf16, jit::GemmMajor::k, jit::GemmMajor::mn},
                                        gemm_sm90_config(64, 8, 1, true, 64)),
             "");  // a ping-pong 64-row tile does not split B between the consumers

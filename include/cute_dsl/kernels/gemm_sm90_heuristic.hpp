@@ -177,8 +177,8 @@ inline int gemm_sm90_stream_splits(GemmShape s, GemmSm90Config c, int sm_count, 
 }
 
 // The split the launcher makes of configuration `c` on `sm_count` SMs, at most `max_splits` ranges
-// per tile: decode by the stream model (every tile split, where the tiles fill at most half of
-// the wave); otherwise split-K's tile-time model (gemm_sm90_split_plan: few tiles, or the last
+// per tile: decode, and a swapped config's view, by the stream model (every tile split, where the
+// tiles fill at most half of the wave); otherwise split-K's tile-time model (gemm_sm90_split_plan: few tiles, or the last
 // wave's). The heuristic and the launcher both ask this, so a chosen split is the launched one.
 // A swapped config (swap_ab) is planned on the kernel's view, N x M: the launcher, which holds the
 // swapped arguments already, asks with that shape and the config without the flag.
@@ -296,8 +296,10 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor m
     GemmSm90Config clustered = best;
     clustered.cluster_m = 2;
     if (const GemmSplitPlan plan = gemm_sm90_plan_splits(s, clustered, sm_count);
-        plan.splits > 1 && plan.split_from == 0 && s.k / plan.splits >= kGemmClusteredSplitMinK)
-      best = clustered;
+        plan.splits > 1 && plan.split_from == 0 && s.k / plan.splits >= kGemmClusteredSplitMinK) {
+      clustered.splits = plan.splits;  // the plan just made: not asked for again below
+      return clustered;
+    }
   }
   best.splits = gemm_sm90_split_k(s, best, sm_count);
   return best;

@@ -109,14 +109,13 @@ inline constexpr int kGemmSm90AtomN = TileM == 64 && !PingPong ? TileN / 2 : Til
 template <class T, int TileM, int TileN, bool PingPong, GmmaMajor MajorA, GmmaMajor MajorB>
 CUTE_DSL_HOST_DEVICE constexpr auto gemm_sm90_tiled_mma() {
   constexpr GmmaInput in = gmma_input_of<T>::value;
+  using Atom = MMA_Atom<SM90_64xNx16_F32_SS<kGemmSm90AtomN<TileM, TileN, PingPong>, in, MajorA, MajorB>>;
   if constexpr (PingPong)
-    return make_tiled_mma(MMA_Atom<SM90_64xNx16_F32_SS<kGemmSm90AtomN<TileM, TileN, true>, in, MajorA, MajorB>>{});
+    return make_tiled_mma(Atom{});
   else if constexpr (TileM == 64)
-    return make_tiled_mma(MMA_Atom<SM90_64xNx16_F32_SS<TileN / 2, in, MajorA, MajorB>>{},
-                          make_layout(make_shape(Int<1>{}, Int<2>{}, Int<1>{})));
+    return make_tiled_mma(Atom{}, make_layout(make_shape(Int<1>{}, Int<2>{}, Int<1>{})));
   else
-    return make_tiled_mma(MMA_Atom<SM90_64xNx16_F32_SS<TileN, in, MajorA, MajorB>>{},
-                          make_layout(make_shape(Int<2>{}, Int<1>{}, Int<1>{})));
+    return make_tiled_mma(Atom{}, make_layout(make_shape(Int<2>{}, Int<1>{}, Int<1>{})));
 }
 
 }  // namespace cute_dsl::kernels
