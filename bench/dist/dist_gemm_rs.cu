@@ -107,8 +107,11 @@ Result run_shape(dist::NcclSession& session, Shape s, int iters) {
   check(cudaStreamSynchronize(stream), "fill");
 
   // One window per collective (the all-reduce's holds the result as well), each its own epochs.
-  const dist::ReduceScatterLayout layout{s.m, s.n, world, int(sizeof(T))};
-  const dist::ReduceScatterLayout ar_layout{s.m, s.n, world, int(sizeof(T)), true};
+  // DIST_BENCH_CHUNK_MIB: the chunk size every fused op aims at (default: the schedule's).
+  const char* chunk_mib = std::getenv("DIST_BENCH_CHUNK_MIB");
+  const long long chunk_bytes = chunk_mib != nullptr ? std::atoll(chunk_mib) << 20 : 0;
+  const dist::ReduceScatterLayout layout{s.m, s.n, world, int(sizeof(T)), false, 0, chunk_bytes};
+  const dist::ReduceScatterLayout ar_layout{s.m, s.n, world, int(sizeof(T)), true, 0, chunk_bytes};
   dist::SymmetricBuffer window(session, std::size_t(layout.bytes())), ar_window(session, std::size_t(ar_layout.bytes()));
   unsigned epoch = 0, ar_epoch = 0;
   unsigned one_round_epoch = 0;  // the last one-round launch's: its chunks are all there

@@ -8,7 +8,9 @@
 # Environment: BENCHES ("rs ag"; "ce" adds bench/dist/copy_engine_bandwidth, 16 and 64 MiB copies), SHAPES_rs / SHAPES_ag (that bench's --shape list; else SHAPES; else
 #   the bench's defaults), WORLDS (default "2 4"; "none": the test only), ITERS (10), TMO (seconds per
 #   world and bench, 150), TEST_TMO (the simulated-ranks test, 90), WORLDS_ANYWAY (bench even if the test failed),
-#   BUILD_DIR (/tmp/b), OUT (results: dist_gemm_rs_w<W>.json, build.log).
+#   BUILD_DIR (/tmp/b), OUT (results: dist_gemm_rs_w<W>_c<chunks>.json, build.log), CHUNK_MIBS (the reduce-scatter's
+#   chunk sizes to time, MiB, each a run of the bench: "default 8 32"; default: the schedule's alone),
+#   DIST_BENCH_TRACE=1 (rank 0's copy timeline per fused op).
 export PATH=$PATH:/usr/local/cuda/bin NCCL_NVLS_ENABLE=0 NVSHMEM_DISABLE_NVLS=1 TORCH_SYMM_MEM_DISABLE_MULTICAST=1
 set -u
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -42,9 +44,12 @@ for b in ${BENCHES:-rs ag}; do
   shapes=${!shapes_var:-${SHAPES:-}}
   for w in ${WORLDS:-2 4}; do
     [ "$w" -le "$gpus" ] || continue
-    echo "== $b, world $w"
-    # shellcheck disable=SC2086
-    timeout "${TMO:-150}" "$bench" --world "$w" --iters "${ITERS:-10}" $shapes --json "$OUT/dist_gemm_${b}_w$w.json" 2>&1 |
-      grep -E "rank 0|ERROR|rror"
+    for c in ${CHUNK_MIBS:-default}; do
+      [ "$c" = default ] && unset DIST_BENCH_CHUNK_MIB || export DIST_BENCH_CHUNK_MIB=$c
+      echo "== $b, world $w, chunks $c"
+      # shellcheck disable=SC2086
+      timeout "${TMO:-150}" "$bench" --world "$w" --iters "${ITERS:-10}" $shapes --json "$OUT/dist_gemm_${b}_w${w}_c$c.json" 2>&1 |
+        grep -E "rank 0|^  (partials|result)|ERROR|rror"
+    done
   done
 done

@@ -90,9 +90,9 @@ int segment_of(const cute_dsl::kernels::GemmRowOrder& order, int row) {
 // bounds; and the rounds' order that rules out a cycle: before a foreign segment of round s, held
 // rows of rounds <= s - 2 only (a held segment of round s after every foreign one of rounds <= s + 1).
 template <int TileM, int TileN, int ClusterM>
-void check_schedule(int m, int n, int world, bool all_reduce, int rounds) {
+void check_schedule(int m, int n, int world, bool all_reduce, int rounds, long long chunk_bytes = 0) {
   using Scheduler = cute_dsl::kernels::GemmTileScheduler<TileM, TileN, ClusterM>;
-  const ReduceScatterLayout layout{m, n, world, 2, all_reduce, rounds};
+  const ReduceScatterLayout layout{m, n, world, 2, all_reduce, rounds, chunk_bytes};
   const RowOwners owners = layout.owners();
   std::vector<ReduceScatterSchedule> plans;
   for (int rank = 0; rank < world; ++rank)
@@ -181,6 +181,7 @@ TEST(ReduceScatterSchedule, EveryTileOnceInRoundsChunkCountsAgreeOnEveryRank) {
         check_schedule<128, 256, 2>(m, n, world, all_reduce, rounds);
         check_schedule<128, 128, 1>(m, n, world, all_reduce, rounds);
         check_schedule<64, 64, 1>(m, n, world, all_reduce, rounds);
+        check_schedule<128, 256, 2>(m, n, world, all_reduce, rounds, 1);  // chunks of one band
       }
 }
 
@@ -198,6 +199,11 @@ TEST(ReduceScatterSchedule, AlignedOwnersNextRankFirstOwnRowsLast) {
   EXPECT_EQ(plan.bands, 4);
   EXPECT_EQ(plan.chunk_bands, 2);  // a band of a segment: 8 x 256 rows x 2048 columns = 8 MiB; chunks >= 16 MiB
   EXPECT_EQ(plan.chunk_tiles(0, 0), 8u * 2 * 16);
+  // Another chunk size, asked by the layout: 8 MiB is one band.
+  const ReduceScatterLayout small{8192, 8192, 4, 2, false, 0, 8LL << 20};
+  EXPECT_EQ(ReduceScatterSchedule::make(small, 1, 256, 256, 8, 2).chunk_bands, 1);
+  const ReduceScatterLayout large{8192, 8192, 4, 2, false, 0, 32LL << 20};
+  EXPECT_EQ(ReduceScatterSchedule::make(large, 1, 256, 256, 8, 2).chunk_bands, 4);
 }
 
 // Rounds as asked (one by default, at most kMaxRounds, at most one per tile row of a share);

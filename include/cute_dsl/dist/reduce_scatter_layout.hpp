@@ -40,6 +40,9 @@ struct ReduceScatterLayout {
   // Rounds of the schedule (dist/reduce_scatter_schedule.hpp): 0 or 1 is one; above kMaxRounds
   // counts as kMaxRounds. The same on every rank.
   int rounds = 0;
+  // Bytes a chunk aims at (dist/reduce_scatter_schedule.hpp): 0 is the schedule's kChunkBytes.
+  // Any value keeps within the buffer's bounds (a chunk is at least one band). The same on every rank.
+  long long chunk_bytes = 0;
 
   static constexpr int kMaxRounds = 4;
   static constexpr int kMinBandCols = 512;  // the smallest raster band: 8 tiles of 64 columns

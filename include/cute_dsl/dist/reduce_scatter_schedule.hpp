@@ -69,7 +69,8 @@ struct ReduceScatterSchedule {
     s.rounds = rounds < 1 ? 1 : rounds;
     const int band_cols = band_tiles * tile_n < layout.n ? band_tiles * tile_n : layout.n;
     const long long band_bytes = (long long)((share + s.rounds - 1) / s.rounds) * tile_rows * band_cols * element;
-    const long long chunk_bands = (kChunkBytes + band_bytes - 1) / band_bytes;
+    const long long target = layout.chunk_bytes > 0 ? layout.chunk_bytes : kChunkBytes;
+    const long long chunk_bands = (target + band_bytes - 1) / band_bytes;
     s.chunk_bands = chunk_bands > s.bands ? s.bands : chunk_bands < 1 ? 1 : int(chunk_bands);
 
     for (int round = 0; round < s.rounds; ++round) {
