@@ -67,6 +67,7 @@ jit::GemmSm90Config jit_config(const GemmProblem& p) {
       cute_dsl::kernels::gemm_sm90_resolve({p.m, p.n, p.k, 1}, cute_dsl::GmmaMajor::K, {}, p.k % 64 == 0);
   jit::GemmSm90Config j;
   j.tile_m = c.tile_m, j.tile_n = c.tile_n, j.stages = c.stages, j.cluster_m = c.cluster_m, j.ping_pong = c.ping_pong;
+  j.edge_tiles = !jit::gemm_sm90_whole_tiles(j, p.m, p.n);  // the JIT knows the shape: no edge path where none runs
   return j;
 }
 
@@ -142,7 +143,7 @@ void BM_plain(benchmark::State& state, GemmProblem p) {
 // what hides a costly epilogue at small K. 64 x 256 tiles in 5 stages, clusters of 2 (each
 // consumer's wgmma reads shared memory as a cooperative 128 x 256 consumer's); another through
 // EPILOGUE_BENCH_PP=tile_m,tile_n,stages,cluster_m (e.g. 128,128,6,2).
-jit::GemmSm90Config ping_pong_config() {
+jit::GemmSm90Config ping_pong_config(const GemmProblem& p) {
   jit::GemmSm90Config j;
   j.tile_m = 64, j.tile_n = 256, j.stages = 5, j.cluster_m = 2, j.ping_pong = true;
   if (const char* v = std::getenv("EPILOGUE_BENCH_PP")) {
@@ -151,6 +152,7 @@ jit::GemmSm90Config ping_pong_config() {
       std::exit(1);
     }
   }
+  j.edge_tiles = !jit::gemm_sm90_whole_tiles(j, p.m, p.n);
   return j;
 }
 
@@ -159,7 +161,7 @@ void BM_fused(benchmark::State& state, GemmProblem p, Epilogue e, bool ping_pong
   if (!cb::gemm_context().missing.empty()) return state.SkipWithError(("SKIPPED: " + cb::gemm_context().missing).c_str());
   cb::GemmWorkspace& w = cb::gemm_workspace(p);
   if (w.error != cudaSuccess) return state.SkipWithError(cudaGetErrorString(w.error));
-  const jit::GemmSm90Config config = ping_pong ? ping_pong_config() : jit_config(p);
+  const jit::GemmSm90Config config = ping_pong ? ping_pong_config(p) : jit_config(p);
   Compiled& c = compiled(config, e);
   if (!c.kernel) return state.SkipWithError(c.error.c_str());
   Extras& x = extras({p.m, p.n, p.k});

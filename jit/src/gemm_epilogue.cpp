@@ -215,9 +215,11 @@ Expected<KernelSpec, JitError> gemm_sm90_epilogue_spec(const GemmSm90Types& type
     root += ")";
   }
   s += "  const auto tree = " + root + ";\n";
+  // TMA loads, D not transposed, no split-K path (the JIT never splits), edge tiles as configured.
   s += "  cute_dsl::kernels::gemm_sm90_impl::run<" + ta + ", " + td + ", " + std::to_string(config.tile_n) + ", " +
        std::to_string(config.stages) + ", " + std::to_string(config.cluster_m) + ", " + (config.ping_pong ? "true" : "false") +
-       ", " + major(types.a_major) + ", " + major(types.b_major) + ", " + std::to_string(config.tile_m) + ", true>(p, tree);\n";
+       ", " + major(types.a_major) + ", " + major(types.b_major) + ", " + std::to_string(config.tile_m) +
+       ", true, cute_dsl::remove_cvref_t<decltype(tree)>, false, false, " + (config.edge_tiles ? "true" : "false") + ">(p, tree);\n";
   s += "}\n";
 
   KernelSpec spec;

@@ -71,7 +71,11 @@ int max_active_clusters(LoadedKernel& kernel, const GemmSm90Config& c, const det
 std::string to_string(const GemmSm90Config& c) {
   return std::to_string(c.tile_m) + "x" + std::to_string(c.tile_n) + "x" + std::to_string(c.tile_k) + " s" +
          std::to_string(c.stages) + " c" + std::to_string(c.cluster_m) + "x" + std::to_string(c.cluster_n) +
-         (c.ping_pong ? " pp" : "");
+         (c.ping_pong ? " pp" : "") + (c.edge_tiles ? "" : " whole-tiles");
+}
+
+bool gemm_sm90_whole_tiles(const GemmSm90Config& c, int m, int n) {
+  return c.tile_m > 0 && c.cluster_m > 0 && c.tile_n > 0 && m % (c.tile_m * c.cluster_m) == 0 && n % c.tile_n == 0;
 }
 
 unsigned gemm_sm90_shared_bytes(const GemmSm90Config& c) {
@@ -128,7 +132,9 @@ KernelSpec gemm_sm90_spec(const GemmSm90Types& t, const GemmSm90Config& c) {
   spec.template_args = {TemplateArg::type(t.a), TemplateArg::type(t.d), TemplateArg::integer(c.tile_n),
                         TemplateArg::integer(c.stages), TemplateArg::integer(c.cluster_m),
                         TemplateArg::boolean(c.ping_pong), major(t.a_major), major(t.b_major),
-                        TemplateArg::integer(c.tile_m)};
+                        TemplateArg::integer(c.tile_m),
+                        // TMA loads, D not transposed, no split-K path: the JIT never splits (p.splits = 1 below).
+                        TemplateArg::boolean(true), TemplateArg::boolean(false), TemplateArg::boolean(false)};
   return spec;
 }
 
@@ -136,6 +142,10 @@ Expected<GemmSm90Launch, JitError> gemm_sm90_launch_setup(LoadedKernel& kernel, 
                                                           const GemmSm90Arguments& a, void* stream) {
   std::string why = gemm_sm90_unsupported(t, c);
   if (why.empty()) why = gemm_sm90_unsupported(t, a);
+  if (why.empty() && !c.edge_tiles && !gemm_sm90_whole_tiles(c, a.m, a.n))
+    why = "gemm_sm90: this kernel was compiled without edge tiles (edge_tiles = false): M must be a multiple of tile_m x cluster_m (" +
+          std::to_string(c.tile_m * c.cluster_m) + ") and N of tile_n (" + std::to_string(c.tile_n) + "), got " + std::to_string(a.m) +
+          " x " + std::to_string(a.n);
   if (!why.empty()) return unexpected(JitError{JitErrorKind::invalid_option, why, {}, {}, {}});
   auto api = detail::driver_api();
   if (!api) return unexpected(api.error());

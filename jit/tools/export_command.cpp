@@ -88,6 +88,7 @@ int export_main(std::span<char* const> args) {
     else if (a == "--name") options.name = next_value(args, i);
     else if (kind == "elementwise" && a == "--op") op = next_value(args, i);
     else if (kind == "elementwise" && a == "--dtype") dtype = next_value(args, i);
+    else if (kind == "gemm" && a == "--whole-tiles") return usage_error("--whole-tiles is for fused epilogue kernels (`jit epilogue --gemm`), not the plain GEMM");
     else if (kind == "gemm" && parse_gemm_option(a, args, i, types, config, ok)) {}
     else if (kind == "custom" && a == "--block") block = next_value(args, i);
     else if (kind == "custom" && a == "--cluster") cluster = next_value(args, i);

@@ -357,6 +357,7 @@ bool parse_gemm_option(const std::string& a, std::span<char* const> args, std::s
   else if (a == "--stages") config.stages = static_cast<int>(next_integer(args, i, 1, 64));
   else if (a == "--cluster-m") config.cluster_m = static_cast<int>(next_integer(args, i, 1, 16));
   else if (a == "--ping-pong") config.ping_pong = true;
+  else if (a == "--whole-tiles") config.edge_tiles = false;
   else return false;
   return true;
 }

@@ -227,13 +227,14 @@ TEST(GemmJitAutotune, StoresTheWinnerAndReusesIt) {
 // An epilogue program through the JIT (gemm_epilogue.hpp): generated, compiled, launched; D, the
 // stored pre-activation and the per-row abs-max against the language's host reference applied to
 // a double-precision product. Ragged M and N, bf16 in and out, f32 bias and stores.
-// In the cooperative 128 x 128 tile and in 64 x 256 ping-pong tiles (clusters of 2).
-void check_bias_gelu_store_row_absmax(const jit::GemmSm90Config& cfg) {
-  SCOPED_TRACE("config " + jit::to_string(cfg));
+// In the cooperative 128 x 128 tile and in 64 x 256 ping-pong tiles (clusters of 2); ragged by
+// default, or whole tiles (for configs compiled without edge tiles).
+void check_bias_gelu_store_row_absmax(const jit::GemmSm90Config& cfg, int m_ = 300, int n_ = 270, int k_ = 136) {
+  SCOPED_TRACE("config " + jit::to_string(cfg) + ", " + std::to_string(m_) + " x " + std::to_string(n_) + " x " + std::to_string(k_));
   namespace ep = jit::epilogue;
   auto program = ep::parse_epilogue("let z = alpha * acc + bias[col]; d = gelu(z); store pre = z; row_absmax amax = d");
   ASSERT_TRUE(program) << program.error().message;
-  Problem<__nv_bfloat16, __nv_bfloat16> p({300, 270, 136, 1}, cute_dsl_test::test_seed());
+  Problem<__nv_bfloat16, __nv_bfloat16> p({m_, n_, k_, 1}, cute_dsl_test::test_seed());
   jit::GemmSm90Arguments args = p.upload();
   args.c = nullptr;  // the program reads no C
   auto spec = jit::gemm_sm90_epilogue_spec(p.types(), cfg, *program, jit::ElementType::f32);
@@ -287,6 +288,32 @@ TEST(GemmEpilogueJit, BiasGeluStoreAndRowAbsMaxMatchTheHostReference) {
   CUTE_DSL_REQUIRE_GPU(90);
   check_bias_gelu_store_row_absmax(gemm_sm90_config(128, 6, 1));
   check_bias_gelu_store_row_absmax(gemm_sm90_config(256, 5, 2, true, 64));
+}
+
+// Compiled without edge tiles: right on whole tiles (several tile rows and columns, K ragged),
+// and a launch on a ragged shape is refused with the rule before it runs.
+TEST(GemmEpilogueJit, WholeTileKernelsMatchTheReferenceAndRefuseRaggedShapes) {
+  CUTE_DSL_REQUIRE_GPU(90);
+  jit::GemmSm90Config coop = gemm_sm90_config(128, 6, 1), pp = gemm_sm90_config(256, 5, 2, true, 64);
+  coop.edge_tiles = pp.edge_tiles = false;
+  check_bias_gelu_store_row_absmax(coop, 256, 384, 136);
+  check_bias_gelu_store_row_absmax(pp, 256, 512, 200);
+
+  auto program = jit::epilogue::parse_epilogue("d = acc + bias[col]");
+  ASSERT_TRUE(program) << program.error().message;
+  Problem<__nv_bfloat16, __nv_bfloat16> p({256, 200, 64, 1}, cute_dsl_test::test_seed());  // N off 128
+  jit::GemmSm90Arguments args = p.upload();
+  auto spec = jit::gemm_sm90_epilogue_spec(p.types(), coop, *program, jit::ElementType::f32);
+  ASSERT_TRUE(spec) << spec.error().message;
+  auto compiled = jit::compile(*spec);
+  ASSERT_TRUE(compiled) << compiled.error().describe();
+  auto loaded = jit::load(**compiled);
+  ASSERT_TRUE(loaded) << loaded.error().describe();
+  DeviceBuffer<float> dbias(200);
+  auto r = jit::launch_gemm_sm90_epilogue(*loaded, p.types(), coop, *program, args, {{"bias", 0, dbias.get()}});
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, jit::JitErrorKind::invalid_option);
+  EXPECT_NE(r.error().message.find("without edge tiles"), std::string::npos) << r.error().message;
 }
 
 }  // namespace

@@ -52,6 +52,31 @@ TEST(GemmEpilogue, BiasGeluWithStoreAndReductionCompilesForSm90a) {
   EXPECT_EQ(usage->max_threads, 384);
   std::printf("  registers %d, local (spills) %lld bytes per thread, static shared %lld bytes\n", usage->registers,
               usage->local_bytes, usage->shared_bytes);
+
+  // Without edge tiles: the bounds-checked epilogue path is not compiled (a smaller CUBIN, what
+  // the back end's time follows), no spills either; its name says so, its key differs.
+  config.edge_tiles = false;
+  EXPECT_EQ(jit::to_string(config), "128x128x64 s6 c1x1 whole-tiles");
+  auto whole_spec = jit::gemm_sm90_epilogue_spec(types, config, p, jit::ElementType::bf16);
+  ASSERT_TRUE(whole_spec.has_value()) << whole_spec.error().message;
+  EXPECT_NE(whole_spec->source, spec->source);
+  auto whole = jit::compile(*whole_spec, options, cache);
+  ASSERT_TRUE(whole.has_value()) << whole.error().describe();
+  EXPECT_LT((*whole)->binary.size() * 10, (*kernel)->binary.size() * 8) << "whole tiles: at least 20% less code";
+  auto whole_usage = jit::read_resource_usage((*whole)->binary, (*whole)->lowered_name);
+  ASSERT_TRUE(whole_usage.has_value());
+  EXPECT_EQ(whole_usage->local_bytes, 0);
+  std::printf("  without edge tiles: CUBIN %zu bytes (with: %zu)\n", (*whole)->binary.size(), (*kernel)->binary.size());
+}
+
+TEST(GemmEpilogue, WholeTilesAreMultiplesOfTheClusterTile) {
+  jit::GemmSm90Config c;  // 128 x 256, clusters of 2
+  EXPECT_TRUE(jit::gemm_sm90_whole_tiles(c, 256, 512));
+  EXPECT_FALSE(jit::gemm_sm90_whole_tiles(c, 128, 512));  // one CTA tile row of a two-CTA cluster
+  EXPECT_FALSE(jit::gemm_sm90_whole_tiles(c, 256, 384));
+  c.tile_m = 64, c.tile_n = 128, c.cluster_m = 1;
+  EXPECT_TRUE(jit::gemm_sm90_whole_tiles(c, 64, 128));
+  EXPECT_FALSE(jit::gemm_sm90_whole_tiles(c, 65, 128));
 }
 
 // Every function, operator, input kind and output kind of the language in one program: the

@@ -134,16 +134,22 @@ CUTE_DSL_DEVICE void gemm_visit_block(Tree const& tree, Acc& acc, Crd const& crd
 
 // The tree at every value of one accumulator block (one wgmma atom's values, N / 2 floats) whose
 // tile coordinates are `crd`, the tile's top-left element being (row0, col0) of batch `batch`;
-// acc's values become the tree's. @pre every lane of the warp calls it (shuffles).
-template <int N, EpilogueNode Tree, class Acc, class Crd>
+// acc's values become the tree's. EdgeTiles = false: only the interior version is compiled (a
+// caller whose tiles all lie inside M x N; half the visit's code).
+// @pre every lane of the warp calls it (shuffles); EdgeTiles || the block lies inside M x N
+template <int N, bool EdgeTiles = true, EpilogueNode Tree, class Acc, class Crd>
 CUTE_DSL_DEVICE void gemm_visit_accumulators(Tree const& tree, Acc& acc, Crd const& crd, int m, int n, int row0, int col0,
                                              int batch, int lane) {
-  // A thread's largest row and column are its last value's (value 4 j + 2 i + c: row 8 i + ...,
-  // column 8 j + 2 (lane % 4) + c); the whole warp decides alike (the reductions shuffle).
-  constexpr int kLast = N / 2 - 1;
-  const bool inside = row0 + kernels::gemm_value_row(crd, kLast) < m && col0 + kernels::gemm_value_col(crd, kLast) < n;
-  if (__all_sync(0xffffffffu, inside)) gemm_visit_block<true, N>(tree, acc, crd, m, n, row0, col0, batch, lane);
-  else gemm_visit_block<false, N>(tree, acc, crd, m, n, row0, col0, batch, lane);
+  if constexpr (!EdgeTiles) {
+    gemm_visit_block<true, N>(tree, acc, crd, m, n, row0, col0, batch, lane);
+  } else {
+    // A thread's largest row and column are its last value's (value 4 j + 2 i + c: row 8 i + ...,
+    // column 8 j + 2 (lane % 4) + c); the whole warp decides alike (the reductions shuffle).
+    constexpr int kLast = N / 2 - 1;
+    const bool inside = row0 + kernels::gemm_value_row(crd, kLast) < m && col0 + kernels::gemm_value_col(crd, kLast) < n;
+    if (__all_sync(0xffffffffu, inside)) gemm_visit_block<true, N>(tree, acc, crd, m, n, row0, col0, batch, lane);
+    else gemm_visit_block<false, N>(tree, acc, crd, m, n, row0, col0, batch, lane);
+  }
 }
 
 #endif  // __CUDACC__ || __CUDACC_RTC__

@@ -501,8 +501,14 @@ inline constexpr bool kTakesRingSources = epilogue::RoutesTiles<Fusion> && epilo
 // The kernel's body, shared by the plain and the fused kernel. Inlined into each, so that the
 // plain kernel's code is what it was before the fused one existed (same SASS: checked with
 // `nvcc -cubin` before and after, 2026-11-25).
+// SplitK = false and EdgeTiles = false compile paths out for a caller that knows they never run
+// (the JIT, which compiles per launch: it never splits, and it knows whether M and N are whole
+// tiles). Each path costs compile time: the five-node fused epilogue's CUBIN is ~134 KB with
+// both, ~74 KB without (docs/design/jit.md). A launch that breaks the promise traps.
+// @pre SplitK || p.splits <= 1
+// @pre EdgeTiles || (M % (TileM * ClusterM) == 0 && N % TileN == 0)
 template <class TA, class TD, int TileN, int Stages, int ClusterM, bool PingPong, GmmaMajor MajorA, GmmaMajor MajorB, int TileM,
-          bool TmaLoads, class Fusion, bool TransposeD = false>
+          bool TmaLoads, class Fusion, bool TransposeD = false, bool SplitK = true, bool EdgeTiles = true>
 __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM> const& p,
                                     Fusion const& fusion) {
   (void)fusion;  // NoFusion: unused
@@ -609,7 +615,13 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
   if constexpr (kRouted) scheduler.rows = &fusion.schedule.order;
   else if constexpr (kGated) scheduler.rows = &fusion.order;
   const int k_tiles = (p.k + kTileK - 1) / kTileK;
-  const int splits = p.splits > 1 ? p.splits : 1;  // @pre splits <= k_tiles (the launcher's choice)
+  if constexpr (!SplitK) {
+    if (p.splits > 1) __trap();
+  }
+  if constexpr (!EdgeTiles) {
+    if (p.epilogue.m % (TileM * ClusterM) != 0 || p.epilogue.n % TileN != 0) __trap();
+  }
+  const int splits = SplitK && p.splits > 1 ? p.splits : 1;  // @pre splits <= k_tiles (the launcher's choice)
   scheduler.split_from = p.split_from;
   const int tiles = scheduler.units(splits);        // units of work: (tile, split)
   const int first = blockIdx.x / ClusterM, step = gridDim.x / ClusterM;
@@ -766,7 +778,7 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
         arch::mbarrier_arrive(&smem.turn[1 - consumer]);  // the other consumer's K loop may start
         ++my_tiles;
       }
-      if (work.splits > 1) {
+      if (SplitK && work.splits > 1) {
         constexpr int kGroup = PingPong ? 128 : 256;  // the threads that computed this unit
         const unsigned barrier = PingPong ? 2u + unsigned(consumer) : 1u;
         const int group_thread = PingPong ? thread_in_wg : int(threadIdx.x) - 128;
@@ -784,7 +796,7 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
             // way), then the plain store writes it: alpha = 1, beta = 0 fold away.
             auto acc_tree = acc(_, h, n);
             if constexpr (!epilogue::kEvaluatesToAccumulator<Fusion>)  // acc() alone: D = acc (leaves.hpp)
-              epilogue::gemm_visit_accumulators<kAccN>(fusion, acc_tree, tCcC(_, h, n), p.epilogue.m, p.epilogue.n, tile.m_block,
+              epilogue::gemm_visit_accumulators<kAccN, EdgeTiles>(fusion, acc_tree, tCcC(_, h, n), p.epilogue.m, p.epilogue.n, tile.m_block,
                                                        tile.n_block, tile.batch, thread_in_wg % 32);
             if constexpr (kRouted) {
               unsigned char* stage = epilogue_stage + (threadIdx.x / 32 - 4) * kGemmEpilogueStageBytesPerWarp;
@@ -836,13 +848,14 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
 
 }  // namespace gemm_sm90_impl
 
+// SplitK = false: without the split-K path (the JIT's instantiation; see run).
 template <class TA, class TD, int TileN, int Stages, int ClusterM, bool PingPong = false,
           GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K, int TileM = gemm_sm90_impl::kTileM,
-          bool TmaLoads = true, bool TransposeD = false>
+          bool TmaLoads = true, bool TransposeD = false, bool SplitK = true>
 __global__ void __launch_bounds__(gemm_sm90_impl::kThreads, 1)
     gemm_sm90_kernel(const __grid_constant__ GemmSm90KernelParams<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM> p) {
-  gemm_sm90_impl::run<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM, TmaLoads, gemm_sm90_impl::NoFusion, TransposeD>(
-      p, gemm_sm90_impl::NoFusion{});
+  gemm_sm90_impl::run<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM, TmaLoads, gemm_sm90_impl::NoFusion, TransposeD,
+                      SplitK>(p, gemm_sm90_impl::NoFusion{});
 }
 
 // The same GEMM with an epilogue tree (epilogue/, docs/10_epilogues.md): D = tree(acc, ...) instead
