@@ -227,6 +227,16 @@ TEST(GemmJitAutotune, StoresTheWinnerAndReusesIt) {
 // An epilogue program through the JIT (gemm_epilogue.hpp): generated, compiled, launched; D, the
 // stored pre-activation and the per-row abs-max against the language's host reference applied to
 // a double-precision product. Ragged M and N, bf16 in and out, f32 bias and stores.
+// The fused kernel of `program` in `cfg`, compiled and loaded (f32 inputs and stores).
+jit::Expected<jit::LoadedKernel, jit::JitError> load_epilogue(const jit::GemmSm90Types& types, const jit::GemmSm90Config& cfg,
+                                                              const jit::epilogue::Program& program) {
+  auto spec = jit::gemm_sm90_epilogue_spec(types, cfg, program, jit::ElementType::f32);
+  if (!spec) return jit::unexpected(spec.error());
+  auto compiled = jit::compile(*spec);
+  if (!compiled) return jit::unexpected(compiled.error());
+  return jit::load(**compiled);
+}
+
 // In the cooperative 128 x 128 tile and in 64 x 256 ping-pong tiles (clusters of 2); ragged by
 // default, or whole tiles (for configs compiled without edge tiles).
 void check_bias_gelu_store_row_absmax(const jit::GemmSm90Config& cfg, int m_ = 300, int n_ = 270, int k_ = 136) {
@@ -237,11 +247,7 @@ void check_bias_gelu_store_row_absmax(const jit::GemmSm90Config& cfg, int m_ = 3
   Problem<__nv_bfloat16, __nv_bfloat16> p({m_, n_, k_, 1}, cute_dsl_test::test_seed());
   jit::GemmSm90Arguments args = p.upload();
   args.c = nullptr;  // the program reads no C
-  auto spec = jit::gemm_sm90_epilogue_spec(p.types(), cfg, *program, jit::ElementType::f32);
-  ASSERT_TRUE(spec) << spec.error().message;
-  auto compiled = jit::compile(*spec);
-  ASSERT_TRUE(compiled) << compiled.error().describe();
-  auto loaded = jit::load(**compiled);
+  auto loaded = load_epilogue(p.types(), cfg, *program);
   ASSERT_TRUE(loaded) << loaded.error().describe();
 
   const int m = p.c.m, n = p.c.n;
@@ -303,11 +309,7 @@ TEST(GemmEpilogueJit, WholeTileKernelsMatchTheReferenceAndRefuseRaggedShapes) {
   ASSERT_TRUE(program) << program.error().message;
   Problem<__nv_bfloat16, __nv_bfloat16> p({256, 200, 64, 1}, cute_dsl_test::test_seed());  // N off 128
   jit::GemmSm90Arguments args = p.upload();
-  auto spec = jit::gemm_sm90_epilogue_spec(p.types(), coop, *program, jit::ElementType::f32);
-  ASSERT_TRUE(spec) << spec.error().message;
-  auto compiled = jit::compile(*spec);
-  ASSERT_TRUE(compiled) << compiled.error().describe();
-  auto loaded = jit::load(**compiled);
+  auto loaded = load_epilogue(p.types(), coop, *program);
   ASSERT_TRUE(loaded) << loaded.error().describe();
   DeviceBuffer<float> dbias(200);
   auto r = jit::launch_gemm_sm90_epilogue(*loaded, p.types(), coop, *program, args, {{"bias", 0, dbias.get()}});
