@@ -18,6 +18,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 namespace cute_dsl::jit {
@@ -51,8 +52,9 @@ class LoadedKernel {
   // the highest value set, so repeated launches pay nothing. Not thread-safe for one kernel.
   Expected<Ok, JitError> reserve_dynamic_shared(unsigned bytes);
 
-  // The size in bytes of each of the kernel's parameters, from cuFuncGetParamInfo (a driver for
-  // CUDA 12.4 or later); nullopt when the driver cannot tell. Queried once in load(), so that
+  // The size in bytes of each of the kernel's parameters: from the CUBIN's parameter table, or
+  // for PTX from cuFuncGetParamInfo (a driver for CUDA 12.4 or later); nullopt when neither can
+  // tell. Read once in load(), so that
   // launch() and prepare_launch() may read it from several threads at once.
   const std::optional<std::vector<std::size_t>>& parameter_sizes() const { return parameter_sizes_; }
 
@@ -60,7 +62,7 @@ class LoadedKernel {
   friend Expected<LoadedKernel, JitError> load(const CompiledKernel& kernel, const LoadOptions& options);
   LoadedKernel() = default;
   void release() noexcept;
-  void query_parameter_sizes(const detail::DriverApi& d);
+  void query_parameter_sizes(const detail::DriverApi& d, std::string_view binary, std::string_view lowered_name);
 
   detail::CuModule module_ = nullptr;    // LoadMethod::module
   detail::CuLibrary library_ = nullptr;  // LoadMethod::library
