@@ -175,6 +175,7 @@ TEST(Export, CommandLineErrors) {
       {"gemm --arch sm_80 --out d --name n", "cannot be built for sm_80", 1},
       {"gemm --a-major kk --arch sm_90a --out d --name n", "--a-major is k or mn", 2},
       {"gemm --stages x --arch sm_90a --out d --name n", "--stages needs an integer", 2},
+      {"gemm --whole-tiles --arch sm_90a --out d --name n", "--whole-tiles is for fused epilogue kernels", 2},
       {"custom --kernel k --header h.cuh --arch sm_80 --out d --name n", "give --block", 2},
       {"elementwise --arch sm_80 --out d --name 1x", "not a C identifier", 1},
   };
