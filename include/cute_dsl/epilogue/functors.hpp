@@ -33,6 +33,10 @@ CUTE_DSL_HOST_DEVICE inline float erf(float x) { return ::erff(x); }
 CUTE_DSL_HOST_DEVICE inline double erf(double x) { return ::erf(x); }
 CUTE_DSL_HOST_DEVICE inline float abs(float x) { return ::fabsf(x); }
 CUTE_DSL_HOST_DEVICE inline double abs(double x) { return ::fabs(x); }
+// IEEE maxNum (a NaN operand loses to a number): one FMNMX on the device, which also takes |x|
+// as an operand modifier -- `a > b ? a : b` compiled to a compare and a select (2 instructions).
+CUTE_DSL_HOST_DEVICE inline float max(float a, float b) { return ::fmaxf(a, b); }
+CUTE_DSL_HOST_DEVICE inline double max(double a, double b) { return ::fmax(a, b); }
 // x / (1 + e^-y): sigmoid(y) times x, the form SiLU, sigmoid and GELU (tanh form: x sigmoid(2u)
 // = 0.5 x (1 + tanh u)) share. On the device in float: the hardware exp2 and reciprocal
 // (__expf, __fdividef: 2 MUFU and a few FMA), a few ulps from the accurate formula, where expf,

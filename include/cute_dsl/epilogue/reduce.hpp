@@ -38,13 +38,13 @@ struct MaxOp {
     else return V(__builtin_bit_cast(float, 0xff800000u));
   }
   template <class V> CUTE_DSL_HOST_DEVICE static V input(V x) { return x; }
-  template <class V> CUTE_DSL_HOST_DEVICE static V combine(V a, V b) { return a > b ? a : b; }
+  template <class V> CUTE_DSL_HOST_DEVICE static V combine(V a, V b) { return math::max(a, b); }
 };
 struct AbsMaxOp {
   static constexpr int kId = 2;
   template <class V> CUTE_DSL_HOST_DEVICE static constexpr V identity() { return V(0); }
   template <class V> CUTE_DSL_HOST_DEVICE static V input(V x) { return math::abs(x); }
-  template <class V> CUTE_DSL_HOST_DEVICE static V combine(V a, V b) { return a > b ? a : b; }
+  template <class V> CUTE_DSL_HOST_DEVICE static V combine(V a, V b) { return math::max(a, b); }
 };
 
 template <ReduceAxis Axis, class Op, int Slot, class Child>
@@ -96,7 +96,8 @@ template <int S = 0, class O, EpilogueNode C> CUTE_DSL_HOST_DEVICE constexpr aut
 // non-negative floats order like their bit patterns as signed ints (atomicMax), negative ones
 // order in reverse as unsigned ints (atomicMin); a value of one sign never displaces one of the
 // other wrongly (a stored positive is a small unsigned, a stored negative a negative int).
-// -0.0 may lose to +0.0 (equal values). NaN inputs: unspecified.
+// -0.0 may lose to +0.0 (equal values). NaN inputs: unspecified (a thread's and a warp's folds
+// skip them, maxNum; a warp whose values are all NaN folds an unspecified result).
 template <class Op>
 CUTE_DSL_DEVICE void atomic_fold(float* out, float v) {
   if constexpr (is_same_v<Op, SumOp>) {
