@@ -133,8 +133,10 @@ KernelSpec gemm_sm90_spec(const GemmSm90Types& t, const GemmSm90Config& c) {
                         TemplateArg::integer(c.stages), TemplateArg::integer(c.cluster_m),
                         TemplateArg::boolean(c.ping_pong), major(t.a_major), major(t.b_major),
                         TemplateArg::integer(c.tile_m),
-                        // TMA loads, D not transposed, no split-K path: the JIT never splits (p.splits = 1 below).
-                        TemplateArg::boolean(true), TemplateArg::boolean(false), TemplateArg::boolean(false)};
+                        // TMA loads, D not transposed, no split-K path: the JIT never splits (p.splits = 1 below);
+                        // no ring path for C: its launch reads C in the epilogue (p.c_in_ring = 0 below).
+                        TemplateArg::boolean(true), TemplateArg::boolean(false), TemplateArg::boolean(false),
+                        TemplateArg::boolean(false)};
   return spec;
 }
 
@@ -163,6 +165,7 @@ Expected<GemmSm90Launch, JitError> gemm_sm90_launch_setup(LoadedKernel& kernel, 
   p.partials = nullptr;
   p.tile_counters = nullptr;
   p.split_from = 0;
+  p.c_in_ring = 0;
   p.epilogue = {a.d, a.c, a.ldd, a.batch_stride_d, a.ldc, a.batch_stride_c, a.m, a.n, a.alpha, a.beta};
 
   // Persistent grid: as many clusters as fit at once, never more than there are cluster tiles

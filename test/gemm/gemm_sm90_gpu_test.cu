@@ -17,6 +17,11 @@ TEST_P(GemmSm90Variant, RaggedBf16) {
   run_case<__nv_bfloat16, __nv_bfloat16>({256, 512, 1024, 1, 1.f, 0.f}, config);   // whole tiles, long K (ring wraps)
   run_case<__nv_bfloat16, float>({130, 70, 8, 2, 0.5f, -1.5f, 8}, config);         // K < one k-block, batches, padding
   run_case<__nv_bfloat16, float>({130, 70, 13, 2, 0.5f, -1.5f, 8}, config);        // ragged K inside lda = ldb = 24
+  // 16-bit D with beta: C through the operand ring where the variant takes it (partial tiles, batches,
+  // beta / alpha = -3 scaling the start); alpha = 0 and a C row of 1042 bytes read C in the epilogue.
+  run_case<__nv_bfloat16, __nv_bfloat16>({300, 520, 136, 2, 0.5f, -1.5f, 8}, config);
+  run_case<__nv_bfloat16, __nv_bfloat16>({300, 520, 136, 1, 0.f, 2.f, 8}, config);
+  run_case<__half, __half>({200, 521, 72, 1, 1.f, 1.f}, config);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllConfigs, GemmSm90Variant,
@@ -82,6 +87,35 @@ TEST(GemmSm90, ResolveRemembersTheHeuristicsChoice) {
     }
   // Another config passes through untouched.
   EXPECT_EQ(gemm_sm90_resolve({1, 4096, 4096, 1}, GmmaMajor::K, {128, 6, 1}).tile_n, 128);
+}
+
+// When beta's C may come through the operand ring (the kernel then starts the accumulators from
+// beta / alpha * C): 16-bit C on 16-byte rows and batches, alpha != 0, a sane ratio. No GPU needed.
+TEST(GemmSm90, CThroughTheRingOnlyWhereATensorMapDescribesIt) {
+  alignas(16) static __nv_bfloat16 c[64];
+  GemmSm90Arguments<__nv_bfloat16, __nv_bfloat16> args{};
+  args.shape = {4, 8, 16, 2};
+  args.c = c, args.ldc = 8, args.batch_stride_c = 32, args.alpha = 1.f, args.beta = 0.5f;
+  EXPECT_TRUE(gemm_sm90_c_through_ring(args));
+  auto with = [&](auto change) {
+    auto x = args;
+    change(x);
+    return gemm_sm90_c_through_ring(x);
+  };
+  EXPECT_FALSE(with([](auto& x) { x.beta = 0.f; }));                // C not read at all
+  EXPECT_FALSE(with([](auto& x) { x.alpha = 0.f; }));               // no beta / alpha
+  EXPECT_FALSE(with([](auto& x) { x.alpha = 0x1p-70f; }));          // beta / alpha past 2^60
+  EXPECT_FALSE(with([](auto& x) { x.beta = std::nanf(""); }));
+  EXPECT_FALSE(with([](auto& x) { x.ldc = 9; }));                   // 18-byte rows
+  EXPECT_FALSE(with([](auto& x) { x.c = c + 1; }));                 // base off 16 bytes
+  EXPECT_FALSE(with([](auto& x) { x.batch_stride_c = 36; }));       // 72-byte batches
+  EXPECT_FALSE(with([](auto& x) { x.batch_stride_c = 0; }));        // one C for every batch
+  EXPECT_TRUE(with([](auto& x) { x.batch_stride_c = 0, x.shape.l = 1; }));
+  EXPECT_TRUE(with([](auto& x) { x.alpha = -2.f, x.beta = 3.f; }));
+  GemmSm90Arguments<__nv_bfloat16, float> f32{};
+  f32.shape = args.shape, f32.alpha = 1.f, f32.beta = 1.f, f32.ldc = 8, f32.batch_stride_c = 32;
+  f32.c = reinterpret_cast<const float*>(c);
+  EXPECT_FALSE(gemm_sm90_c_through_ring(f32));  // f32 C: the ring's stages hold 16-bit rows
 }
 
 // Only what cannot be computed is refused; what TMA cannot describe runs on the copy mainloop.

@@ -163,7 +163,7 @@ TEST(GemmSm90Spec, NamesTheKernelTemplateWithEveryParameter) {
   EXPECT_EQ(spec.header, "cute_dsl/kernels/gemm_sm90.hpp");
   EXPECT_EQ(spec.name_expression(),
             "cute_dsl::kernels::gemm_sm90_kernel<__half, float, 128, 6, 2, true, cute_dsl::GmmaMajor::MN, "
-            "cute_dsl::GmmaMajor::K, 128, true, false, false>");  // TMA loads, D as is, no split-K path
+            "cute_dsl::GmmaMajor::K, 128, true, false, false, false>");  // TMA loads, D as is, no split-K path, C from memory
   EXPECT_EQ(jit::gemm_sm90_shared_bytes(gemm_sm90_config(256, 4, 2)), 4u * (128 + 256) * 128 + 1024 + 1024 - 16);
 }
 

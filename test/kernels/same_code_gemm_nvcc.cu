@@ -7,8 +7,8 @@
 #include "cute_dsl/kernels/gemm_sm90.hpp"
 
 void cute_dsl_same_code_instantiate_gemm() {
-  // ..., TMA loads, D as is, no split-K path: as the JIT instantiates it (it never splits).
+  // ..., TMA loads, D as is, no split-K path, no ring path for C: as the JIT instantiates it.
   (void)reinterpret_cast<const void*>(&cute_dsl::kernels::gemm_sm90_kernel<__nv_bfloat16, __nv_bfloat16, 256, 4, 2, false,
                                                                          cute_dsl::GmmaMajor::K, cute_dsl::GmmaMajor::K, 128,
-                                                                         true, false, false>);
+                                                                         true, false, false, false>);
 }

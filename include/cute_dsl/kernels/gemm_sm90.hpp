@@ -84,7 +84,14 @@ struct GemmSm90Params {
   // An epilogue source through the ring (GemmSm90Source): a tile-routing tree's peers' partials,
   // (columns, rows, slot) boxes of 64 x 64. Last, so that the plain GEMM's fields keep their
   // offsets (the JIT's exported C twin); not read by kernels without such a tree.
+  // The plain kernel's C instead when `c_in_ring` (gemm_sm90_impl::kTakesRingC): (columns, rows,
+  // batch), 64 x 64 boxes.
   AtomC tma_c;
+  // Non-zero: the launcher described C in tma_c and the plain kernel starts each tile's
+  // accumulators from (beta / alpha) * C, loaded through the operand ring ahead of its k-blocks,
+  // instead of reading C in the epilogue (load_ring_c). Zero (the JIT's exported launch helper
+  // zeroes the whole block): C from memory in the epilogue.
+  int c_in_ring;
 };
 
 }  // namespace cute_dsl::kernels
@@ -340,6 +347,17 @@ CUTE_DSL_DEVICE bool reduce_split(Acc& acc, Crd const& crd, float* partials, int
   return true;
 }
 
+// One 64-row source stage (GemmSm90Source) into the B buffer of the ring's stage `state`: box
+// `box` of tma_c, (columns, rows, slot or batch); the stage's full barrier expects its bytes only.
+template <class TD, int TileN, class AtomC, class Ring, class State, class RingB>
+CUTE_DSL_DEVICE void load_source_stage(AtomC const& tma_c, Ring const& ring, State const& state, RingB const& ring_b, TmaBox<3> const& box) {
+  using Source = GemmSm90Source<TD, TileN>;
+  ring.producer_acquire(state, Source::stage_bytes);
+  auto sC = make_tensor(make_smem_ptr(reinterpret_cast<TD*>(&ring_b(0, 0, int(state.index())))), typename Source::TmaStage{});
+  const auto thr = tma_c.get_slice(0);
+  copy(tma_c.with(*ring.producer_barrier(state)), thr.partition_S(box), thr.partition_D(sC));
+}
+
 // An accumulator source through the operand ring (GemmSm90Source; a tile-routing tree's peers'
 // partials, epilogue::route_ring_sources): BEFORE a tile's k-blocks the TMA producer loads
 // `sources` stages of 64 rows -- each peer's rows of the tile (slot order), 64 at a time -- into
@@ -368,14 +386,24 @@ CUTE_DSL_DEVICE void load_ring_sources(AtomC const& tma_c, Ring const& ring, Sta
   ready.consumer_release(ready_state);
   ++ready_state;
   arch::fence_view_async_global();
-  const auto thr = tma_c.get_slice(0);
   const int row = tile.m_block - fusion.owners().begin(fusion.window.rank);  // in the received rows
-  for (int i = 0; i < sources; ++i, ++state) {
-    ring.producer_acquire(state, Source::stage_bytes);
-    auto sC = make_tensor(make_smem_ptr(reinterpret_cast<TD*>(&ring_b(0, 0, int(state.index())))), typename Source::TmaStage{});
-    copy(tma_c.with(*ring.producer_barrier(state)),
-         thr.partition_S(TmaBox<3>{{tile.n_block, row + Source::kRows * (i % kStagesPerPeer), i / kStagesPerPeer}}), thr.partition_D(sC));
-  }
+  for (int i = 0; i < sources; ++i, ++state)
+    load_source_stage<TD, TileN>(tma_c, ring, state, ring_b, TmaBox<3>{{tile.n_block, row + Source::kRows * (i % kStagesPerPeer), i / kStagesPerPeer}});
+}
+
+// The plain kernel's C through the operand ring (p.c_in_ring): before a tile's k-blocks the TMA
+// producer loads the tile's C, 64 rows per stage, into the B buffers of the ring's next stages
+// (zeros past M and N); the consumers start the accumulators from (beta / alpha) * C
+// (add_ring_sources) and the epilogue runs with beta = 0. Issued there, C lands while the
+// consumers finish the previous tile, where the epilogue's own reads of C waited on memory once
+// per 16 x 64 block (the beta = 1 shapes ran at 0.87-0.92x of cuBLAS that way, 2026-11-27).
+// @pre the producer thread, before the tile's k-blocks; the consumers consume TileM / 64 stages
+template <class TD, int TileM, int TileN, class AtomC, class Ring, class State, class RingB>
+CUTE_DSL_DEVICE void load_ring_c(AtomC const& tma_c, Ring const& ring, State& state, RingB const& ring_b, GemmTile const& tile) {
+  using Source = GemmSm90Source<TD, TileN>;
+  CUTE_DSL_UNROLL
+  for (int i = 0; i < TileM / Source::kRows; ++i, ++state)
+    load_source_stage<TD, TileN>(tma_c, ring, state, ring_b, TmaBox<3>{{tile.n_block, tile.m_block + Source::kRows * i, tile.batch}});
 }
 
 // The other side of load_ring_sources' `ready`: one thread of an otherwise idle warp walks the
@@ -407,14 +435,19 @@ CUTE_DSL_DEVICE void wait_for_ring_sources(Scheduler const& scheduler, Fusion co
   }
 }
 
-// The consumers' side: acc += each source stage, in stage order (peers in rank order, each
+// The consumers' side: acc += scale * each source stage, in stage order (peers in rank order, each
 // warpgroup its 64 rows: stage `consumer` of each peer's pair), f32. Both warpgroups release
 // both stages of a peer once the warpgroup read its own (named barrier `barrier`, per warpgroup),
-// so that the producer refills them while the next peer's are read.
+// so that the producer refills them while the next peer's are read. (The plain kernel's C is one
+// "peer", scaled by beta / alpha: load_ring_c.)
 // @pre every thread of both consumer warpgroups calls it, before the tile's first k-block (consume_k_loop's start)
+// @pre gemm_fragment_in_matrix_order(crd(_, h, n), thread_in_wg % 32) for every block: wgmma's
+// accumulators are in that order (the GPU tests of the ring paths would fail otherwise). Not
+// checked at run time: a check, inside or before the tile loop, cost 40 bytes of stack or ~1200
+// SASS instructions in the 128 x 192 tile (ptxas, CUDA 13.0, 2026-11-27).
 template <class TD, int TileN, class Ring, class State, class RingB, class Acc, class Crd>
 CUTE_DSL_DEVICE void add_ring_sources(Ring const& ring, State& state, RingB const& ring_b, Acc& acc, Crd const& crd, int sources, int consumer,
-                                      int thread_in_wg, unsigned barrier) {
+                                      int thread_in_wg, unsigned barrier, float scale = 1.f) {
   using Source = GemmSm90Source<TD, TileN>;
   constexpr int kStagesPerPeer = 128 / Source::kRows;  // cooperative 128-row tiles (kTakesRingSources): warpgroup c's rows in stage c
   static_assert(kStagesPerPeer == 2, "add_ring_sources: one 64-row source stage per consumer warpgroup");
@@ -430,7 +463,7 @@ CUTE_DSL_DEVICE void add_ring_sources(Ring const& ring, State& state, RingB cons
         auto block = acc(_, h, n);
         CUTE_DSL_UNROLL
         for (int b = 0; b < int(size(block)) / 32; ++b)  // 64-column blocks: 32 values per thread
-          gemm_add_source_block<TD>(block, crd(_, h, n), b, src, Source::kRows * consumer, thread_in_wg % 32);
+          gemm_add_source_block<TD>(block, crd(_, h, n), b, src, Source::kRows * consumer, thread_in_wg % 32, scale);
       }
     // The other warpgroup's stage of the pair has landed too before this warpgroup releases it:
     // a parity wait tells only a phase's parity, so a warpgroup that skipped a phase of a stage
@@ -498,6 +531,13 @@ template <class Fusion, class TD, int TileM, bool PingPong, bool TmaLoads>
 inline constexpr bool kTakesRingSources = epilogue::RoutesTiles<Fusion> && epilogue::kEvaluatesToAccumulator<Fusion> && TmaLoads &&
                                           !PingPong && TileM == 128 && sizeof(TD) == 2;
 
+// Can this plain instantiation take beta's C through the operand ring (load_ring_c)? The same
+// part as the ring sources: TMA loads, cooperative 128-row tiles, 16-bit D in whole 64-column
+// blocks (a source stage fills a B stage), D not transposed. The launcher sets p.c_in_ring where
+// the arguments allow it too (gemm_sm90_c_through_ring).
+template <class TD, int TileM, int TileN, bool PingPong, bool TmaLoads, bool TransposeD>
+inline constexpr bool kTakesRingC = TmaLoads && !PingPong && TileM == 128 && sizeof(TD) == 2 && TileN % 64 == 0 && !TransposeD;
+
 // The kernel's body, shared by the plain and the fused kernel. Inlined into each, so that the
 // plain kernel's code is what it was before the fused one existed (same SASS: checked with
 // `nvcc -cubin` before and after, 2026-11-25).
@@ -505,10 +545,12 @@ inline constexpr bool kTakesRingSources = epilogue::RoutesTiles<Fusion> && epilo
 // (the JIT, which compiles per launch: it never splits, and it knows whether M and N are whole
 // tiles). Each path costs compile time: the five-node fused epilogue's CUBIN is ~134 KB with
 // both, ~74 KB without (docs/design/jit.md). A launch that breaks the promise traps.
+// CThroughRing = false compiles the plain kernel's ring path for C out (the JIT's plain kernel:
+// its launch never describes C; p.c_in_ring is ignored).
 // @pre SplitK || p.splits <= 1
 // @pre EdgeTiles || (M % (TileM * ClusterM) == 0 && N % TileN == 0)
 template <class TA, class TD, int TileN, int Stages, int ClusterM, bool PingPong, GmmaMajor MajorA, GmmaMajor MajorB, int TileM,
-          bool TmaLoads, class Fusion, bool TransposeD = false, bool SplitK = true, bool EdgeTiles = true>
+          bool TmaLoads, class Fusion, bool TransposeD = false, bool SplitK = true, bool EdgeTiles = true, bool CThroughRing = true>
 __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM> const& p,
                                     Fusion const& fusion) {
   (void)fusion;  // NoFusion: unused
@@ -622,6 +664,9 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
     if (p.epilogue.m % (TileM * ClusterM) != 0 || p.epilogue.n % TileN != 0) __trap();
   }
   const int splits = SplitK && p.splits > 1 ? p.splits : 1;  // @pre splits <= k_tiles (the launcher's choice)
+  // beta's C through the ring (load_ring_c): a split tile's units would each add it, so never with splits.
+  constexpr bool kRingC = CThroughRing && is_same_v<Fusion, NoFusion> && kTakesRingC<TD, TileM, TileN, PingPong, TmaLoads, TransposeD>;
+  [[maybe_unused]] const bool ring_c = kRingC && p.c_in_ring != 0 && splits == 1;
   scheduler.split_from = p.split_from;
   const int tiles = scheduler.units(splits);        // units of work: (tile, split)
   const int first = blockIdx.x / ClusterM, step = gridDim.x / ClusterM;
@@ -648,6 +693,8 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
           if constexpr (kRingSources)
             load_ring_sources<TD, TileM, TileN, ClusterM>(p.tma_c, ring, state, smem.b.tensor(), fusion, tile, cta_rank, sources_ready,
                                                           ready_state);
+          if constexpr (kRingC)
+            if (ring_c) load_ring_c<TD, TileM, TileN>(p.tma_c, ring, state, smem.b.tensor(), tile);
           for (int kt = work.k_begin; kt < work.k_end; ++kt, ++state) {
             ring.producer_acquire(state);  // stage empty in this CTA; its bytes announced on full
             auto& full = *ring.producer_barrier(state);
@@ -771,6 +818,14 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
         consume_k_loop(mma, ring, state, tCrA, tCrB, acc, work_k_tiles, thread_in_wg == 0, sources > 0, [&](decltype(acc)& a) {
           add_ring_sources<TD, TileN>(ring, source_state, smem.b.tensor(), a, tCcC, sources, consumer, thread_in_wg, kSourceBarrier + consumer);
         });
+      } else if constexpr (kRingC) {
+        // beta's C through the ring: the accumulators start from (beta / alpha) * C (load_ring_c).
+        auto source_state = state;
+        if (ring_c) state.advance(unsigned(TileM / GemmSm90Source<TD, TileN>::kRows));
+        consume_k_loop(mma, ring, state, tCrA, tCrB, acc, work_k_tiles, thread_in_wg == 0, ring_c, [&](decltype(acc)& a) {
+          add_ring_sources<TD, TileN>(ring, source_state, smem.b.tensor(), a, tCcC, TileM / GemmSm90Source<TD, TileN>::kRows, consumer,
+                                      thread_in_wg, kSourceBarrier + consumer, p.epilogue.beta / p.epilogue.alpha);
+        });
       } else {
         consume_k_loop(mma, ring, state, tCrA, tCrB, acc, work_k_tiles, thread_in_wg == 0);
       }
@@ -817,14 +872,17 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
           }
           const auto acc_hn = acc(_, h, n);
           const auto crd_hn = tCcC(_, h, n);
-          if constexpr (TransposeD)
+          if constexpr (TransposeD) {
             gemm_store_accumulators<TD, kAccN, true>(acc_hn, crd_hn, p.epilogue, tile.m_block, tile.n_block, tile.batch);
-          else if constexpr (kStagedEpilogue)
-            gemm_store_accumulators_staged<TD, kAccN>(acc_hn, crd_hn, p.epilogue, tile.m_block, tile.n_block, tile.batch,
-                                                      thread_in_wg % 32,
+          } else if constexpr (kStagedEpilogue) {
+            // C through the ring: already in the accumulators.
+            GemmEpilogueParams<TD> e = p.epilogue;
+            if constexpr (kRingC) e.beta = ring_c ? 0.f : e.beta;
+            gemm_store_accumulators_staged<TD, kAccN>(acc_hn, crd_hn, e, tile.m_block, tile.n_block, tile.batch, thread_in_wg % 32,
                                                       epilogue_stage + (threadIdx.x / 32 - 4) * kGemmEpilogueStageBytesPerWarp);
-          else
+          } else {
             gemm_store_accumulators<TD, kAccN>(acc_hn, crd_hn, p.epilogue, tile.m_block, tile.n_block, tile.batch);
+          }
         }
       }
       if constexpr (kRouted) {
@@ -848,14 +906,15 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
 
 }  // namespace gemm_sm90_impl
 
-// SplitK = false: without the split-K path (the JIT's instantiation; see run).
+// SplitK = false: without the split-K path; CThroughRing = false: without the ring path for C (the
+// JIT's instantiation: see run).
 template <class TA, class TD, int TileN, int Stages, int ClusterM, bool PingPong = false,
           GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K, int TileM = gemm_sm90_impl::kTileM,
-          bool TmaLoads = true, bool TransposeD = false, bool SplitK = true>
+          bool TmaLoads = true, bool TransposeD = false, bool SplitK = true, bool CThroughRing = true>
 __global__ void __launch_bounds__(gemm_sm90_impl::kThreads, 1)
     gemm_sm90_kernel(const __grid_constant__ GemmSm90KernelParams<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM> p) {
   gemm_sm90_impl::run<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM, TmaLoads, gemm_sm90_impl::NoFusion, TransposeD,
-                      SplitK>(p, gemm_sm90_impl::NoFusion{});
+                      SplitK, true, CThroughRing>(p, gemm_sm90_impl::NoFusion{});
 }
 
 // The same GEMM with an epilogue tree (epilogue/, docs/10_epilogues.md): D = tree(acc, ...) instead

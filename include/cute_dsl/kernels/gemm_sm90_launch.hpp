@@ -116,6 +116,23 @@ template <class TA, class TD>
 bool gemm_sm90_rows_128b_aligned(const GemmSm90Arguments<TA, TD>& a) {
   return gemm_sm90_rows_aligned<128>(a);
 }
+// Whether these arguments let the plain kernel take beta's C through the operand ring
+// (gemm_sm90_impl::load_ring_c) instead of reading it in the epilogue: beta != 0 and alpha != 0
+// (the accumulators start from beta / alpha * C; a ratio within 2^+-60 keeps that product inside
+// f32's normal range), 16-bit C whose rows and batches start on 16 bytes (a tensor map describes
+// it). The launch also needs a variant that takes it (gemm_sm90_impl::kTakesRingC) and no split K.
+template <class TA, class TD>
+bool gemm_sm90_c_through_ring(const GemmSm90Arguments<TA, TD>& a) {
+  if constexpr (sizeof(TD) != 2) {
+    return false;
+  } else {
+    if (a.beta == 0.f || a.alpha == 0.f || a.c == nullptr) return false;
+    const float ratio = a.beta / a.alpha, magnitude = ratio < 0.f ? -ratio : ratio;
+    if (!(magnitude <= 0x1p60f && magnitude >= 0x1p-60f)) return false;  // NaN and infinities fail too
+    if (a.shape.l > 1 && a.batch_stride_c <= 0) return false;
+    return gemm_operand_rows_aligned(a.c, a.ldc, a.batch_stride_c, a.shape.l, 2, 16);
+  }
+}
 
 namespace detail {
 
@@ -261,6 +278,17 @@ cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t st
   if constexpr (epilogue::RoutesTiles<Fusion>) plan = GemmSplitPlan{1, tiles.cluster_tiles()};  // a routed tile leaves whole, once
   p.splits = plan.splits, p.split_from = int(plan.split_from);
   p.partials = nullptr, p.tile_counters = nullptr;
+  p.c_in_ring = 0;
+  if constexpr (kPlain && gemm_sm90_impl::kTakesRingC<TD, TileM, TileN, PingPong, TmaLoads, TransposeD>) {
+    if (p.splits <= 1 && gemm_sm90_c_through_ring(a)) {
+      try {  // C as a K-major operand's map: (columns, rows, batch), 64 x 64 boxes
+        p.tma_c.desc = gemm_operand_map(a.c, GmmaMajor::K, s.m, s.n, s.l, a.ldc, a.batch_stride_c, GemmSm90Source<TD, TileN>::kRows);
+        p.c_in_ring = 1;
+      } catch (const tma::TmaDescriptorError&) {
+        // A rule of cuTensorMapEncodeTiled broken (an extent past its limits): C from memory.
+      }
+    }
+  }
   if (p.splits > 1) {
     const long long split_tiles = (tiles.cluster_tiles() - plan.split_from) * ClusterM;  // CTA tiles
     const std::size_t counters = gemm_sm90_counter_bytes(split_tiles);
