@@ -2,7 +2,8 @@
 // for same-card before/after comparisons: TN bf16 -> bf16, L2 flushed before each timed launch,
 // CUDA events, median of 20. Built by scripts/device/gemm_ab.sh, not by CMake. GEMM_AB_SHAPES
 // ("MxNxK,...") replaces the shapes; GEMM_AB_BETA (a number, default 0) times D = A B + beta C
-// instead (cuBLAS in place on D, ours from a C of its own: the same bytes move). GEMM_AB_CONFIG
+// instead (cuBLAS in place on D, ours from a C of its own: the same bytes move); GEMM_AB_OUT=f32
+// makes D and C f32 (default bf16). GEMM_AB_CONFIG
 // ("tile_m,tile_n,stages,cluster_m,ping_pong", e.g. "64,256,5,2,1") runs that variant instead of
 // the heuristic's choice (both builds must have it).
 #include <cublas_v2.h>
@@ -12,15 +13,54 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
+#include <type_traits>
 #include <vector>
 using bf16 = __nv_bfloat16;
 using namespace cute_dsl;
-__global__ void fill(bf16* p, long long n, unsigned seed) {
+template <class T>
+__global__ void fill(T* p, long long n, unsigned seed) {
   for (long long i = blockIdx.x * 256ll + threadIdx.x; i < n; i += 256ll * gridDim.x) {
     unsigned x = unsigned(i) * 2654435761u ^ seed;
     x ^= x >> 16, x *= 0x7feb352d, x ^= x >> 15;
-    p[i] = __float2bfloat16(float(x >> 8) * (2.f / 16777216.f) - 1.f);
+    p[i] = T(float(x >> 8) * (2.f / 16777216.f) - 1.f);
   }
+}
+// One shape, D of type TD (bf16 or f32; C the same), cuBLAS then ours: prints both medians.
+template <class TD>
+int run_shape(const char* tag, std::array<int, 3> s, float beta, kernels::GemmSm90Config config, cublasHandle_t h, void* flush) {
+  const int m = s[0], n = s[1], k = s[2];
+  bf16 *a, *b;
+  TD *c, *d;
+  cudaMalloc(&a, 2ll * m * k); cudaMalloc(&b, 2ll * n * k);
+  cudaMalloc(&c, sizeof(TD) * m * n); cudaMalloc(&d, sizeof(TD) * m * n);
+  fill<<<1024, 256>>>(a, 1ll * m * k, 1); fill<<<1024, 256>>>(b, 1ll * n * k, 2);
+  fill<<<1024, 256>>>(c, 1ll * m * n, 3); fill<<<1024, 256>>>(d, 1ll * m * n, 3);
+  kernels::GemmSm90Arguments<bf16, TD> args{};
+  args.shape = {m, n, k, 1}; args.a = a; args.lda = k; args.b = b; args.ldb = k; args.d = d; args.ldd = n;
+  args.beta = beta; args.c = c; args.ldc = n;
+  const cudaDataType_t out = std::is_same_v<TD, float> ? CUDA_R_32F : CUDA_R_16BF;
+  for (int impl = 0; impl < 2; ++impl) {
+    std::vector<float> t;
+    for (int it = 0; it < 23; ++it) {
+      cudaMemsetAsync(flush, it, 512 << 20);
+      cudaEvent_t e0, e1; cudaEventCreate(&e0); cudaEventCreate(&e1);
+      cudaEventRecord(e0);
+      cudaError_t err = cudaSuccess;
+      if (impl == 0) { float al = 1, be = beta; cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &al, b, CUDA_R_16BF, k, a, CUDA_R_16BF, k, &be, d, out, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT); }
+      else err = kernels::gemm_sm90_majors<GmmaMajor::K, GmmaMajor::K>(args, nullptr, config);
+      cudaEventRecord(e1); cudaEventSynchronize(e1);
+      if (err != cudaSuccess) { printf("error %s\n", cudaGetErrorString(err)); return 1; }
+      float ms; cudaEventElapsedTime(&ms, e0, e1);
+      if (it >= 3) t.push_back(ms);
+    }
+    std::sort(t.begin(), t.end());
+    const float median_ms = t[t.size() / 2];
+    printf("%s %s %dx%dx%d%s%s %.1f TFLOP/s %.2f us\n", tag, impl ? "ours" : "cublas", m, n, k, std::is_same_v<TD, float> ? ">f32" : "",
+           beta != 0.f ? "_beta" : "", 2.0 * m * n * k / (median_ms * 1e-3) / 1e12, median_ms * 1e3);
+  }
+  cudaFree(a); cudaFree(b); cudaFree(c); cudaFree(d);
+  return 0;
 }
 int main(int argc, char** argv) {
   const char* tag = argc > 1 ? argv[1] : "?";
@@ -59,36 +99,16 @@ int main(int argc, char** argv) {
     }
     config.ping_pong = pp != 0;
   }
+  const char* out = std::getenv("GEMM_AB_OUT");
+  const bool f32_out = out != nullptr && std::string(out) == "f32";
+  if (out != nullptr && *out != 0 && !f32_out && std::string(out) != "bf16") {
+    std::fprintf(stderr, "ERROR: GEMM_AB_OUT: expected bf16 or f32, got '%s'\n", out);
+    return 1;
+  }
   void* flush; cudaMalloc(&flush, 512 << 20);
   cublasHandle_t h; cublasCreate(&h);
   for (auto& s : shapes) {
-    int m = s[0], n = s[1], k = s[2];
-    bf16 *a, *b, *c, *d;
-    cudaMalloc(&a, 2ll * m * k); cudaMalloc(&b, 2ll * n * k); cudaMalloc(&c, 2ll * m * n); cudaMalloc(&d, 2ll * m * n);
-    fill<<<1024, 256>>>(a, 1ll * m * k, 1); fill<<<1024, 256>>>(b, 1ll * n * k, 2);
-    fill<<<1024, 256>>>(c, 1ll * m * n, 3); fill<<<1024, 256>>>(d, 1ll * m * n, 3);
-    kernels::GemmSm90Arguments<bf16, bf16> args{};
-    args.shape = {m, n, k, 1}; args.a = a; args.lda = k; args.b = b; args.ldb = k; args.d = d; args.ldd = n;
-    args.beta = beta; args.c = c; args.ldc = n;
-    for (int impl = 0; impl < 2; ++impl) {
-      std::vector<float> t;
-      for (int it = 0; it < 23; ++it) {
-        cudaMemsetAsync(flush, it, 512 << 20);
-        cudaEvent_t e0, e1; cudaEventCreate(&e0); cudaEventCreate(&e1);
-        cudaEventRecord(e0);
-        cudaError_t err = cudaSuccess;
-        if (impl == 0) { float al = 1, be = beta; cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &al, b, CUDA_R_16BF, k, a, CUDA_R_16BF, k, &be, d, CUDA_R_16BF, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT); }
-        else err = kernels::gemm_sm90_majors<GmmaMajor::K, GmmaMajor::K>(args, nullptr, config);
-        cudaEventRecord(e1); cudaEventSynchronize(e1);
-        if (err != cudaSuccess) { printf("error %s\n", cudaGetErrorString(err)); return 1; }
-        float ms; cudaEventElapsedTime(&ms, e0, e1);
-        if (it >= 3) t.push_back(ms);
-      }
-      std::sort(t.begin(), t.end());
-      const float median_ms = t[t.size() / 2];
-      printf("%s %s %dx%dx%d%s %.1f TFLOP/s %.2f us\n", tag, impl ? "ours" : "cublas", m, n, k, beta != 0.f ? "_beta" : "", 2.0 * m * n * k / (median_ms * 1e-3) / 1e12,
-             median_ms * 1e3);
-    }
-    cudaFree(a); cudaFree(b); cudaFree(c); cudaFree(d);
+    const int rc = f32_out ? run_shape<float>(tag, s, beta, config, h, flush) : run_shape<bf16>(tag, s, beta, config, h, flush);
+    if (rc != 0) return rc;
   }
 }

@@ -154,9 +154,12 @@ Expected<GemmSm90Launch, JitError> gemm_sm90_launch_setup(LoadedKernel& kernel, 
 
   kernels::GemmSm90Params<void> p;
   const bool bf16 = t.a == ElementType::bf16;
-  kernels::GemmOperandMapSpec map{a.a, bf16, t.a_major == GemmMajor::k, a.m, a.k, a.l, a.lda, a.batch_stride_a, c.tile_m};
+  // Named fields: a field added to the spec must not shift the others.
+  kernels::GemmOperandMapSpec map{.data = a.a, .bf16 = bf16, .k_major = t.a_major == GemmMajor::k, .rows = a.m, .k = a.k, .l = a.l,
+                                  .ld = a.lda, .batch_stride = a.batch_stride_a, .box_rows = c.tile_m};
   if (auto r = operand_map(map, p.tma_a); !r) return unexpected(r.error());
-  map = {a.b, bf16, t.b_major == GemmMajor::k, a.n, a.k, a.l, a.ldb, a.batch_stride_b, c.tile_n / c.cluster_m};
+  map = {.data = a.b, .bf16 = bf16, .k_major = t.b_major == GemmMajor::k, .rows = a.n, .k = a.k, .l = a.l, .ld = a.ldb,
+         .batch_stride = a.batch_stride_b, .box_rows = c.tile_n / c.cluster_m};
   if (auto r = operand_map(map, p.tma_b); !r) return unexpected(r.error());
   p.k = a.k;
   p.l = a.l;

@@ -17,9 +17,11 @@ TEST_P(GemmSm90Variant, RaggedBf16) {
   run_case<__nv_bfloat16, __nv_bfloat16>({256, 512, 1024, 1, 1.f, 0.f}, config);   // whole tiles, long K (ring wraps)
   run_case<__nv_bfloat16, float>({130, 70, 8, 2, 0.5f, -1.5f, 8}, config);         // K < one k-block, batches, padding
   run_case<__nv_bfloat16, float>({130, 70, 13, 2, 0.5f, -1.5f, 8}, config);        // ragged K inside lda = ldb = 24
-  // 16-bit D with beta: C through the operand ring where the variant takes it (partial tiles, batches,
-  // beta / alpha = -3 scaling the start); alpha = 0 and a C row of 1042 bytes read C in the epilogue.
+  // beta with C through the operand ring where the variant takes it (partial tiles, batches, beta /
+  // alpha = -3 scaling the start; 16-bit and f32 C); alpha = 0, and C rows of 1042 (f16) or 312
+  // (f32, above) bytes, read C in the epilogue.
   run_case<__nv_bfloat16, __nv_bfloat16>({300, 520, 136, 2, 0.5f, -1.5f, 8}, config);
+  run_case<__nv_bfloat16, float>({300, 520, 136, 2, 0.5f, -1.5f, 8}, config);
   run_case<__nv_bfloat16, __nv_bfloat16>({300, 520, 136, 1, 0.f, 2.f, 8}, config);
   run_case<__half, __half>({200, 521, 72, 1, 1.f, 1.f}, config);
 }
@@ -90,7 +92,7 @@ TEST(GemmSm90, ResolveRemembersTheHeuristicsChoice) {
 }
 
 // When beta's C may come through the operand ring (the kernel then starts the accumulators from
-// beta / alpha * C): 16-bit C on 16-byte rows and batches, alpha != 0, a sane ratio. No GPU needed.
+// beta / alpha * C): C on 16-byte rows and batches, alpha != 0, a sane ratio. No GPU needed.
 TEST(GemmSm90, CThroughTheRingOnlyWhereATensorMapDescribesIt) {
   alignas(16) static __nv_bfloat16 c[64];
   GemmSm90Arguments<__nv_bfloat16, __nv_bfloat16> args{};
@@ -115,7 +117,9 @@ TEST(GemmSm90, CThroughTheRingOnlyWhereATensorMapDescribesIt) {
   GemmSm90Arguments<__nv_bfloat16, float> f32{};
   f32.shape = args.shape, f32.alpha = 1.f, f32.beta = 1.f, f32.ldc = 8, f32.batch_stride_c = 32;
   f32.c = reinterpret_cast<const float*>(c);
-  EXPECT_FALSE(gemm_sm90_c_through_ring(f32));  // f32 C: the ring's stages hold 16-bit rows
+  EXPECT_TRUE(gemm_sm90_c_through_ring(f32));  // f32 C: 32 rows per stage
+  f32.ldc = 6;                                  // 24-byte rows
+  EXPECT_FALSE(gemm_sm90_c_through_ring(f32));
 }
 
 // Only what cannot be computed is refused; what TMA cannot describe runs on the copy mainloop.

@@ -244,32 +244,64 @@ CUTE_DSL_DEVICE void gemm_stage_accumulator_block(Acc const& acc, Crd const& crd
 }
 
 // acc += scale * src at each accumulator's place, in f32 (one FMA), for the warp's 16 x 64 block
-// b of the accumulator block `acc` (coordinates `crd` in the tile). src: a shared-memory tensor of
-// 16-bit values, (rows, columns) of the tile from tile row `row0` and column 0, any layout whose 8
-// columns at a multiple of 8 are 16 contiguous bytes (the swizzled stages TMA fills:
-// GemmSm90Source). ldmatrix, 4 instructions per block. Fragments in matrix order only (wgmma's
-// accumulators): a per-pair fallback for other orders cost the plain kernel ~2600 SASS
-// instructions it never ran (2026-11-27).
-// @pre every lane of the warp calls it; src's rows cover the warp's; gemm_fragment_in_matrix_order(crd, lane)
-template <class TS, class Acc, class Crd, class Src>
+// b of the accumulator block `acc` (coordinates `crd` in the tile). src: a shared-memory tensor,
+// (rows, columns) of the tile from tile row `row0` and column 0, any layout whose 8 columns at a
+// multiple of 8 (16-bit) or 2 columns at a multiple of 2 (f32) are contiguous (the swizzled
+// stages TMA fills: GemmSm90Source). f32: one 8-byte read per pair. 16-bit: ldmatrix (4
+// instructions per block) where the fragment is in matrix order, else one read per pair; InOrder
+// (the caller knows the fragments are in that order, as wgmma's are) compiles the ldmatrix path
+// only: the per-pair path cost the plain GEMM ~2600 SASS instructions it never ran
+// (2026-11-27). The reduce-scatter keeps both: without the fallback, ptxas spilled more of its
+// fused kernel (stack 16 -> 32 bytes), and that build (with a stage loop since reverted) ran the
+// kernel alone 6% slower (4 x H100, 447 -> 476 us).
+// @pre every lane of the warp calls it; src's rows cover the warp's; InOrder: gemm_fragment_in_matrix_order(crd, lane)
+template <class TS, bool InOrder = false, class Acc, class Crd, class Src>
 CUTE_DSL_DEVICE void gemm_add_source_block(Acc& acc, Crd const& crd, int b, Src const& src, int row0, int lane, float scale = 1.f) {
-  static_assert(sizeof(TS) == 2, "gemm_add_source_block: 16-bit sources (8 x 8 matrices of 16-byte rows)");
-  const int col = gemm_block_first_col(crd, b);
-  // As gemm_stage_accumulator_block's stmatrix, read back: matrix m of step jj holds rows
-  // (m % 2) * 8 .. + 8 of the warp's band, column group jj + m / 2; lane t names row t % 8 of
-  // matrix t / 8 and receives its pair of each matrix.
-  const int band = gemm_value_row(crd, 0) / 16 * 16 - row0;
-  const int m = lane / 8, r = band + (m % 2) * 8 + lane % 8;
+  static_assert(sizeof(TS) == 2 || is_same_v<TS, float>, "gemm_add_source_block: 16-bit or f32 sources");
+  if constexpr (sizeof(TS) == 4) {
+    // The 16 swizzled pair offsets do not change from tile to tile: computed once, they stayed
+    // live across the tile loop and spilled (72 bytes in the 128 x 256 tile); hidden from the
+    // compiler through row0, they are recomputed here (a few integer ops per pair).
+    asm volatile("" : "+r"(row0));
 #pragma unroll
-  for (int jj = 0; jj < 8; jj += 2) {
-    unsigned regs[4];
-    SM75_U32x4_LDSM_N::copy(*reinterpret_cast<uint128_t const*>(&src(r, col + 8 * (jj + m / 2))), regs[0], regs[1], regs[2], regs[3]);
+    for (int j = 0; j < 8; ++j) {
 #pragma unroll
-    for (int q = 0; q < 4; ++q) {
-      const int v = 4 * (8 * b + jj + q / 2) + 2 * (q % 2);
-      const auto pair = __builtin_bit_cast(GemmOutputPair<TS>, regs[q]);  // (through memory, it used the stack)
-      acc(v) = fmaf(scale, static_cast<float>(pair.x), acc(v));
-      acc(v + 1) = fmaf(scale, static_cast<float>(pair.y), acc(v + 1));
+      for (int i = 0; i < 2; ++i) {
+        const int v = 4 * (8 * b + j) + 2 * i;
+        const float2 pair = *reinterpret_cast<float2 const*>(&src(gemm_value_row(crd, v) - row0, gemm_value_col(crd, v)));
+        acc(v) = fmaf(scale, pair.x, acc(v));
+        acc(v + 1) = fmaf(scale, pair.y, acc(v + 1));
+      }
+    }
+  } else if (!InOrder && !gemm_fragment_in_matrix_order(crd, lane)) {
+#pragma unroll
+    for (int j = 0; j < 8; ++j) {
+#pragma unroll
+      for (int i = 0; i < 2; ++i) {
+        const int v = 4 * (8 * b + j) + 2 * i;
+        const int r = gemm_value_row(crd, v) - row0, c = gemm_value_col(crd, v);
+        acc(v) = fmaf(scale, static_cast<float>(src(r, c)), acc(v));
+        acc(v + 1) = fmaf(scale, static_cast<float>(src(r, c + 1)), acc(v + 1));
+      }
+    }
+  } else {
+    const int col = gemm_block_first_col(crd, b);
+    // As gemm_stage_accumulator_block's stmatrix, read back: matrix m of step jj holds rows
+    // (m % 2) * 8 .. + 8 of the warp's band, column group jj + m / 2; lane t names row t % 8 of
+    // matrix t / 8 and receives its pair of each matrix.
+    const int band = gemm_value_row(crd, 0) / 16 * 16 - row0;
+    const int m = lane / 8, r = band + (m % 2) * 8 + lane % 8;
+#pragma unroll
+    for (int jj = 0; jj < 8; jj += 2) {
+      unsigned regs[4];
+      SM75_U32x4_LDSM_N::copy(*reinterpret_cast<uint128_t const*>(&src(r, col + 8 * (jj + m / 2))), regs[0], regs[1], regs[2], regs[3]);
+#pragma unroll
+      for (int q = 0; q < 4; ++q) {
+        const int v = 4 * (8 * b + jj + q / 2) + 2 * (q % 2);
+        const auto pair = __builtin_bit_cast(GemmOutputPair<TS>, regs[q]);
+        acc(v) = fmaf(scale, static_cast<float>(pair.x), acc(v));
+        acc(v + 1) = fmaf(scale, static_cast<float>(pair.y), acc(v + 1));
+      }
     }
   }
 }

@@ -350,7 +350,7 @@ CUTE_DSL_DEVICE bool reduce_split(Acc& acc, Crd const& crd, float* partials, int
 // One 64-row source stage (GemmSm90Source) into the B buffer of the ring's stage `state`: box
 // `box` of tma_c, (columns, rows, slot or batch); the stage's full barrier expects its bytes only.
 template <class TD, int TileN, class AtomC, class Ring, class State, class RingB>
-CUTE_DSL_DEVICE void load_source_stage(AtomC const& tma_c, Ring const& ring, State const& state, RingB const& ring_b, TmaBox<3> const& box) {
+CUTE_DSL_DEVICE void load_source_stage(AtomC const& tma_c, Ring const& ring, State const& state, RingB const& ring_b, TmaBox<3> box) {
   using Source = GemmSm90Source<TD, TileN>;
   ring.producer_acquire(state, Source::stage_bytes);
   auto sC = make_tensor(make_smem_ptr(reinterpret_cast<TD*>(&ring_b(0, 0, int(state.index())))), typename Source::TmaStage{});
@@ -392,12 +392,12 @@ CUTE_DSL_DEVICE void load_ring_sources(AtomC const& tma_c, Ring const& ring, Sta
 }
 
 // The plain kernel's C through the operand ring (p.c_in_ring): before a tile's k-blocks the TMA
-// producer loads the tile's C, 64 rows per stage, into the B buffers of the ring's next stages
+// producer loads the tile's C, 64 (16-bit) or 32 (f32) rows per stage, into the B buffers of the ring's next stages
 // (zeros past M and N); the consumers start the accumulators from (beta / alpha) * C
 // (add_ring_sources) and the epilogue runs with beta = 0. Issued there, C lands while the
 // consumers finish the previous tile, where the epilogue's own reads of C waited on memory once
 // per 16 x 64 block (the beta = 1 shapes ran at 0.87-0.92x of cuBLAS that way, 2026-11-27).
-// @pre the producer thread, before the tile's k-blocks; the consumers consume TileM / 64 stages
+// @pre the producer thread, before the tile's k-blocks; the consumers consume TileM / Source::kRows stages
 template <class TD, int TileM, int TileN, class AtomC, class Ring, class State, class RingB>
 CUTE_DSL_DEVICE void load_ring_c(AtomC const& tma_c, Ring const& ring, State& state, RingB const& ring_b, GemmTile const& tile) {
   using Source = GemmSm90Source<TD, TileN>;
@@ -440,20 +440,24 @@ CUTE_DSL_DEVICE void wait_for_ring_sources(Scheduler const& scheduler, Fusion co
 // both stages of a peer once the warpgroup read its own (named barrier `barrier`, per warpgroup),
 // so that the producer refills them while the next peer's are read. (The plain kernel's C is one
 // "peer", scaled by beta / alpha: load_ring_c.)
+// InOrder: gemm_add_source_block's (the plain kernel's C: ldmatrix only).
 // @pre every thread of both consumer warpgroups calls it, before the tile's first k-block (consume_k_loop's start)
-// @pre gemm_fragment_in_matrix_order(crd(_, h, n), thread_in_wg % 32) for every block: wgmma's
-// accumulators are in that order (the GPU tests of the ring paths would fail otherwise). Not
-// checked at run time: a check, inside or before the tile loop, cost 40 bytes of stack or ~1200
-// SASS instructions in the 128 x 192 tile (ptxas, CUDA 13.0, 2026-11-27).
-template <class TD, int TileN, class Ring, class State, class RingB, class Acc, class Crd>
+// @pre InOrder implies gemm_fragment_in_matrix_order(crd(_, h, n), thread_in_wg % 32) for every
+// block: wgmma's accumulators are in that order (the GPU tests of the ring paths would fail
+// otherwise). Not checked at run time: a check, inside or before the tile loop, cost 40 bytes of
+// stack or ~1200 SASS instructions in the 128 x 192 tile (ptxas, CUDA 13.0, 2026-11-27).
+template <class TD, int TileN, bool InOrder = false, class Ring, class State, class RingB, class Acc, class Crd>
 CUTE_DSL_DEVICE void add_ring_sources(Ring const& ring, State& state, RingB const& ring_b, Acc& acc, Crd const& crd, int sources, int consumer,
                                       int thread_in_wg, unsigned barrier, float scale = 1.f) {
   using Source = GemmSm90Source<TD, TileN>;
-  constexpr int kStagesPerPeer = 128 / Source::kRows;  // cooperative 128-row tiles (kTakesRingSources): warpgroup c's rows in stage c
-  static_assert(kStagesPerPeer == 2, "add_ring_sources: one 64-row source stage per consumer warpgroup");
+  // Cooperative 128-row tiles: a peer's (or C's) rows in 2 stages of 64 (16-bit) or 4 of 32 (f32);
+  // warpgroup c's 64 rows are stages c (16-bit) or 2c, 2c + 1 (f32), each warp's 16 rows in one.
+  constexpr int kStagesPerPeer = 128 / Source::kRows;
+  static_assert(kStagesPerPeer == 2 || kStagesPerPeer == 4, "add_ring_sources: 64- or 32-row source stages of a 128-row tile");
+  const int my_stage = kStagesPerPeer == 2 ? consumer : consumer * 2 + (thread_in_wg / 32) / 2;
   for (int j = 0; j < sources; j += kStagesPerPeer) {
     State mine = state;
-    mine.advance(unsigned(j + consumer));
+    mine.advance(unsigned(j + my_stage));
     ring.consumer_wait(mine);
     const auto src = make_tensor(make_smem_ptr(reinterpret_cast<TD const*>(&ring_b(0, 0, int(mine.index())))), typename Source::Stage{});
     CUTE_DSL_UNROLL
@@ -463,16 +467,26 @@ CUTE_DSL_DEVICE void add_ring_sources(Ring const& ring, State& state, RingB cons
         auto block = acc(_, h, n);
         CUTE_DSL_UNROLL
         for (int b = 0; b < int(size(block)) / 32; ++b)  // 64-column blocks: 32 values per thread
-          gemm_add_source_block<TD>(block, crd(_, h, n), b, src, Source::kRows * consumer, thread_in_wg % 32, scale);
+          gemm_add_source_block<TD, InOrder>(block, crd(_, h, n), b, src, Source::kRows * my_stage, thread_in_wg % 32, scale);
       }
-    // The other warpgroup's stage of the pair has landed too before this warpgroup releases it:
-    // a parity wait tells only a phase's parity, so a warpgroup that skipped a phase of a stage
-    // (a source it did not read, still in flight) would take that phase for the next one and
-    // read the stage early when it next waits on it (a k-block, or a later tile's source): with
-    // 4 GPUs (6 source stages through 4) it did, intermittently (2026-11-27, H100 x4).
-    State other = state;
-    other.advance(unsigned(j + 1 - consumer));
-    ring.consumer_wait(other);
+    // The peer's other stages have landed too before this warpgroup releases them: a parity
+    // wait tells only a phase's parity, so a warpgroup that skipped a phase of a stage (a source
+    // it did not read, still in flight) would take that phase for the next one and read the
+    // stage early when it next waits on it (a k-block, or a later tile's source): with 4 GPUs
+    // (6 source stages through 4) it did, intermittently (2026-11-27, H100 x4).
+    if constexpr (kStagesPerPeer == 2) {  // the other warpgroup's stage
+      State other = state;
+      other.advance(unsigned(j + 1 - consumer));
+      ring.consumer_wait(other);
+    } else {
+      CUTE_DSL_UNROLL
+      for (int k = 0; k < kStagesPerPeer; ++k) {
+        if (k == my_stage) continue;
+        State other = state;
+        other.advance(unsigned(j + k));
+        ring.consumer_wait(other);
+      }
+    }
     arch::named_barrier_sync(barrier, 128);
     if (thread_in_wg == 0) {
       State done = state;
@@ -532,11 +546,12 @@ inline constexpr bool kTakesRingSources = epilogue::RoutesTiles<Fusion> && epilo
                                           !PingPong && TileM == 128 && sizeof(TD) == 2;
 
 // Can this plain instantiation take beta's C through the operand ring (load_ring_c)? The same
-// part as the ring sources: TMA loads, cooperative 128-row tiles, 16-bit D in whole 64-column
-// blocks (a source stage fills a B stage), D not transposed. The launcher sets p.c_in_ring where
-// the arguments allow it too (gemm_sm90_c_through_ring).
+// part as the ring sources: TMA loads, cooperative 128-row tiles, 16-bit or f32 D in whole
+// 64-column blocks (a source stage fills a B stage), D not transposed. The launcher sets
+// p.c_in_ring where the arguments allow it too (gemm_sm90_c_through_ring).
 template <class TD, int TileM, int TileN, bool PingPong, bool TmaLoads, bool TransposeD>
-inline constexpr bool kTakesRingC = TmaLoads && !PingPong && TileM == 128 && sizeof(TD) == 2 && TileN % 64 == 0 && !TransposeD;
+inline constexpr bool kTakesRingC = TmaLoads && !PingPong && TileM == 128 && (sizeof(TD) == 2 || is_same_v<TD, float>) &&
+                                    TileN % 64 == 0 && !TransposeD;
 
 // The kernel's body, shared by the plain and the fused kernel. Inlined into each, so that the
 // plain kernel's code is what it was before the fused one existed (same SASS: checked with
@@ -823,7 +838,7 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
         auto source_state = state;
         if (ring_c) state.advance(unsigned(TileM / GemmSm90Source<TD, TileN>::kRows));
         consume_k_loop(mma, ring, state, tCrA, tCrB, acc, work_k_tiles, thread_in_wg == 0, ring_c, [&](decltype(acc)& a) {
-          add_ring_sources<TD, TileN>(ring, source_state, smem.b.tensor(), a, tCcC, TileM / GemmSm90Source<TD, TileN>::kRows, consumer,
+          add_ring_sources<TD, TileN, true>(ring, source_state, smem.b.tensor(), a, tCcC, TileM / GemmSm90Source<TD, TileN>::kRows, consumer,
                                       thread_in_wg, kSourceBarrier + consumer, p.epilogue.beta / p.epilogue.alpha);
         });
       } else {
@@ -881,7 +896,9 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
             gemm_store_accumulators_staged<TD, kAccN>(acc_hn, crd_hn, e, tile.m_block, tile.n_block, tile.batch, thread_in_wg % 32,
                                                       epilogue_stage + (threadIdx.x / 32 - 4) * kGemmEpilogueStageBytesPerWarp);
           } else {
-            gemm_store_accumulators<TD, kAccN>(acc_hn, crd_hn, p.epilogue, tile.m_block, tile.n_block, tile.batch);
+            GemmEpilogueParams<TD> e = p.epilogue;  // C through the ring: already in the accumulators
+            if constexpr (kRingC) e.beta = ring_c ? 0.f : e.beta;
+            gemm_store_accumulators<TD, kAccN>(acc_hn, crd_hn, e, tile.m_block, tile.n_block, tile.batch);
           }
         }
       }

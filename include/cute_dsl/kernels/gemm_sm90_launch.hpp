@@ -119,19 +119,16 @@ bool gemm_sm90_rows_128b_aligned(const GemmSm90Arguments<TA, TD>& a) {
 // Whether these arguments let the plain kernel take beta's C through the operand ring
 // (gemm_sm90_impl::load_ring_c) instead of reading it in the epilogue: beta != 0 and alpha != 0
 // (the accumulators start from beta / alpha * C; a ratio within 2^+-60 keeps that product inside
-// f32's normal range), 16-bit C whose rows and batches start on 16 bytes (a tensor map describes
-// it). The launch also needs a variant that takes it (gemm_sm90_impl::kTakesRingC) and no split K.
+// f32's normal range), C (16-bit or f32) whose rows and batches start on 16 bytes (a tensor map
+// describes it). The launch also needs a variant that takes it (gemm_sm90_impl::kTakesRingC) and
+// no split K.
 template <class TA, class TD>
 bool gemm_sm90_c_through_ring(const GemmSm90Arguments<TA, TD>& a) {
-  if constexpr (sizeof(TD) != 2) {
-    return false;
-  } else {
-    if (a.beta == 0.f || a.alpha == 0.f || a.c == nullptr) return false;
-    const float ratio = a.beta / a.alpha, magnitude = ratio < 0.f ? -ratio : ratio;
-    if (!(magnitude <= 0x1p60f && magnitude >= 0x1p-60f)) return false;  // NaN and infinities fail too
-    if (a.shape.l > 1 && a.batch_stride_c <= 0) return false;
-    return gemm_operand_rows_aligned(a.c, a.ldc, a.batch_stride_c, a.shape.l, 2, 16);
-  }
+  if (a.beta == 0.f || a.alpha == 0.f || a.c == nullptr) return false;
+  const float ratio = a.beta / a.alpha, magnitude = ratio < 0.f ? -ratio : ratio;
+  if (!(magnitude <= 0x1p60f && magnitude >= 0x1p-60f)) return false;  // NaN and infinities fail too
+  if (a.shape.l > 1 && a.batch_stride_c <= 0) return false;
+  return gemm_operand_rows_aligned(a.c, a.ldc, a.batch_stride_c, a.shape.l, int(sizeof(TD)), 16);
 }
 
 namespace detail {
@@ -151,7 +148,8 @@ TmaDescriptor gemm_operand_map(const TA* p, GmmaMajor major, int rows, int k, in
   static tma::EncodeTiledFn encode = tma::encode_tiled_from_cudart();
   GemmOperandMapSpec spec;
   spec.data = p;
-  spec.bf16 = gmma_input_of<TA>::value == GmmaInput::bf16;
+  if constexpr (std::is_same_v<TA, float>) spec.f32 = true;  // the plain GEMM's f32 C (a ring source)
+  else spec.bf16 = gmma_input_of<TA>::value == GmmaInput::bf16;
   spec.k_major = major == GmmaMajor::K;
   spec.rows = rows, spec.k = k, spec.l = l;
   spec.ld = ld, spec.batch_stride = batch_stride;

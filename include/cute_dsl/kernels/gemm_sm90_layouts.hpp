@@ -60,17 +60,19 @@ struct GemmSm90Operand {
   static_assert(Atom::transaction_bytes == stage_bytes, "GemmSm90Operand: the TMA atom must fill the whole stage");
 };
 
-// An epilogue source (16-bit data the epilogue adds to the accumulators, e.g. a peer's partial
-// product of the tile): 64 tile rows x TileN columns per ring stage, in the stage's B buffer (the
-// same bytes when A, B and D are 16-bit), loaded by TMA between two tiles' k-blocks. Laid out as
-// the K-major 128-byte swizzle atom (8 rows x 64 columns) tiled to (64, TileN), column blocks of
-// 64 x 64 one after the other: one TMA box of (64 columns, 64 rows) per block, and the same
-// swizzle that the epilogue's ldmatrix reads assume (gemm_add_source_block).
-//   Stage:     Sw<3,m,3> o (64, TileN):(64, (1, 4096))        (row, column) as the epilogue reads it
+// An epilogue source (data the consumers add to the accumulators: a peer's partial product of the
+// tile, the plain GEMM's C): kRows tile rows x TileN columns per ring stage, in the stage's B
+// buffer -- 128 bytes per column of the tile, as a B stage of 16-bit operands (64 rows of 16-bit
+// data, 32 of f32) -- loaded by TMA between two tiles' k-blocks. Laid out as the K-major 128-byte
+// swizzle atom (8 rows x 128 bytes) tiled to (kRows, TileN), column blocks of 128 bytes one after
+// the other: one TMA box (128 bytes of columns, kRows rows) per block, and the swizzle that the
+// consumers' reads assume (gemm_add_source_block).
+//   Stage:     Sw<3,m,3> o (kRows, TileN):(w, (1, w kRows)), w = 128 / sizeof(T)    (row, column) as read
 //   TmaStage:  the same with its modes in the tensor map's order (columns, rows, batch)
 template <class TD, int TileN>
 struct GemmSm90Source {
-  static constexpr int kRows = 64;
+  static_assert(sizeof(TD) == 2 || sizeof(TD) == 4, "GemmSm90Source: 16- or 32-bit elements");
+  static constexpr int kRows = 128 / int(sizeof(TD));
   static constexpr auto atom = gmma_smem_atom<TD, GmmaMajor::K, GmmaLayoutType::sw128>();
   using Swizzle = remove_cvref_t<decltype(atom.layout_a())>;
   using Stage = decltype(tile_to_shape(atom, make_shape(Int<kRows>{}, Int<TileN>{})));
@@ -85,9 +87,9 @@ struct GemmSm90Source {
   static_assert(Atom::transaction_bytes == stage_bytes, "GemmSm90Source: the TMA atom must fill the whole stage");
 };
 
-// The kernel parameter's source atom: GemmSm90Source's for 16-bit D and tiles of whole 64-column
-// blocks, else an unused descriptor.
-template <class TD, int TileN, bool = has_gmma_input_v<TD> && TileN % 64 == 0>
+// The kernel parameter's source atom: GemmSm90Source's for 16-bit or f32 D and tiles of whole
+// 64-column blocks, else an unused descriptor.
+template <class TD, int TileN, bool = (has_gmma_input_v<TD> || is_same_v<TD, float>) && TileN % 64 == 0>
 struct GemmSm90SourceAtom {
   using type = TmaDescriptor;
 };
