@@ -85,7 +85,7 @@ struct GemmSm90Params {
   // (columns, rows, slot) boxes of 64 x 64. Last, so that the plain GEMM's fields keep their
   // offsets (the JIT's exported C twin); not read by kernels without such a tree.
   // The plain kernel's C instead when `c_in_ring` (gemm_sm90_impl::kTakesRingC): (columns, rows,
-  // batch), 64 x 64 boxes.
+  // batch), boxes of 128 bytes x GemmSm90Source::kRows rows.
   AtomC tma_c;
   // Non-zero: the launcher described C in tma_c and the plain kernel starts each tile's
   // accumulators from (beta / alpha) * C, loaded through the operand ring ahead of its k-blocks,
@@ -347,8 +347,9 @@ CUTE_DSL_DEVICE bool reduce_split(Acc& acc, Crd const& crd, float* partials, int
   return true;
 }
 
-// One 64-row source stage (GemmSm90Source) into the B buffer of the ring's stage `state`: box
-// `box` of tma_c, (columns, rows, slot or batch); the stage's full barrier expects its bytes only.
+// One source stage (GemmSm90Source: kRows rows of the tile) into the B buffer of the ring's stage
+// `state`: box `box` of tma_c, (columns, rows, slot or batch); the stage's full barrier expects
+// its bytes only.
 template <class TD, int TileN, class AtomC, class Ring, class State, class RingB>
 CUTE_DSL_DEVICE void load_source_stage(AtomC const& tma_c, Ring const& ring, State const& state, RingB const& ring_b, TmaBox<3> box) {
   using Source = GemmSm90Source<TD, TileN>;
@@ -392,8 +393,8 @@ CUTE_DSL_DEVICE void load_ring_sources(AtomC const& tma_c, Ring const& ring, Sta
 }
 
 // The plain kernel's C through the operand ring (p.c_in_ring): before a tile's k-blocks the TMA
-// producer loads the tile's C, 64 (16-bit) or 32 (f32) rows per stage, into the B buffers of the ring's next stages
-// (zeros past M and N); the consumers start the accumulators from (beta / alpha) * C
+// producer loads the tile's C, 64 (16-bit) or 32 (f32) rows per stage, into the B buffers of the
+// ring's next stages (zeros past M and N); the consumers start the accumulators from (beta / alpha) * C
 // (add_ring_sources) and the epilogue runs with beta = 0. Issued there, C lands while the
 // consumers finish the previous tile, where the epilogue's own reads of C waited on memory once
 // per 16 x 64 block (the beta = 1 shapes ran at 0.87-0.92x of cuBLAS that way, 2026-11-27).
@@ -436,10 +437,10 @@ CUTE_DSL_DEVICE void wait_for_ring_sources(Scheduler const& scheduler, Fusion co
 }
 
 // The consumers' side: acc += scale * each source stage, in stage order (peers in rank order, each
-// warpgroup its 64 rows: stage `consumer` of each peer's pair), f32. Both warpgroups release
-// both stages of a peer once the warpgroup read its own (named barrier `barrier`, per warpgroup),
-// so that the producer refills them while the next peer's are read. (The plain kernel's C is one
-// "peer", scaled by beta / alpha: load_ring_c.)
+// warp the stage of its 16 rows), f32. Both warpgroups release all stages of a peer once the
+// warpgroup read its own (named barrier `barrier`, per warpgroup), so that the producer refills
+// them while the next peer's are read. (The plain kernel's C is one "peer", scaled by beta /
+// alpha: load_ring_c.)
 // InOrder: gemm_add_source_block's (the plain kernel's C: ldmatrix only).
 // @pre every thread of both consumer warpgroups calls it, before the tile's first k-block (consume_k_loop's start)
 // @pre InOrder implies gemm_fragment_in_matrix_order(crd(_, h, n), thread_in_wg % 32) for every

@@ -279,7 +279,7 @@ cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t st
   p.c_in_ring = 0;
   if constexpr (kPlain && gemm_sm90_impl::kTakesRingC<TD, TileM, TileN, PingPong, TmaLoads, TransposeD>) {
     if (p.splits <= 1 && gemm_sm90_c_through_ring(a)) {
-      try {  // C as a K-major operand's map: (columns, rows, batch), 64 x 64 boxes
+      try {  // C as a K-major operand's map: (columns, rows, batch), boxes of 128 bytes x kRows
         p.tma_c.desc = gemm_operand_map(a.c, GmmaMajor::K, s.m, s.n, s.l, a.ldc, a.batch_stride_c, GemmSm90Source<TD, TileN>::kRows);
         p.c_in_ring = 1;
       } catch (const tma::TmaDescriptorError&) {
