@@ -1,7 +1,7 @@
 // The shared-memory layouts the Hopper GEMM's epilogue reads and writes, checked on the host
 // against the addresses the hardware side assumes: the per-warp stage (stmatrix writes, 16-byte
 // row reads) and the ring's source stage (TMA boxes of 64 x 64 with the 128-byte swizzle, read
-// back with ldmatrix). Static where the layouts are.
+// back with ldmatrix; f32: 32 x 32 boxes, read in pairs). Static where the layouts are.
 #include <cute_dsl/kernels/gemm_epilogue.hpp>
 #include <cute_dsl/kernels/gemm_sm90_layouts.hpp>
 #include <gtest/gtest.h>
@@ -48,6 +48,37 @@ TEST(GemmStageLayouts, SourceStageIsSwizzledColumnBlocksOfTmaBoxes) {
   expect_source_stage<128>();
   expect_source_stage<192>();
   expect_source_stage<256>();
+}
+
+// The f32 source stage (the plain GEMM's f32 C): the same bytes as a 16-bit stage -- 32 rows x
+// TileN columns, column blocks of 32 x 32 (one 128-byte-wide TMA box each, 4 KiB apart), the
+// 128-byte swizzle of 16-byte chunks inside each block -- so a thread's column pair (c, c + 1),
+// c even, is one aligned 8-byte read.
+template <int TileN>
+void expect_f32_source_stage() {
+  using Source = GemmSm90Source<float, TileN>;
+  constexpr typename Source::Stage stage{};
+  static_assert(Source::kRows == 32 && Source::stage_bytes == GemmSm90Source<Half, TileN>::stage_bytes &&
+                    Source::Atom::transaction_bytes == Source::stage_bytes,
+                "GemmSm90Source<float>: 32 rows x TileN f32 columns, a B stage's bytes");
+  using Math = TmaBoxMath<typename Source::TmaStage, 1>;
+  static_assert(Math::box_extents().crd[0] == 32 && Math::box_extents().crd[1] == 32 && Math::box_extents().crd[2] == 1,
+                "GemmSm90Source<float>: 32 x 32 boxes");
+  static_assert(Math::boxes_per_cta == TileN / 32, "GemmSm90Source<float>: one box per 32 columns");
+  for (int r = 0; r < 32; ++r)
+    for (int c = 0; c < TileN; ++c) {
+      const int byte = int(stage(r, c)) * 4;
+      ASSERT_EQ(byte, (c / 32) * 4096 + r * 128 + ((((c % 32) / 4) ^ (r % 8)) * 16) + 4 * (c % 4))
+          << "TileN " << TileN << " (" << r << ", " << c << ")";
+      if (c % 2 == 1) ASSERT_EQ(byte, int(stage(r, c - 1)) * 4 + 4) << "pair (" << r << ", " << c - 1 << ")";
+    }
+}
+
+TEST(GemmStageLayouts, F32SourceStageHoldsABStageOfSwizzledPairs) {
+  expect_f32_source_stage<64>();
+  expect_f32_source_stage<128>();
+  expect_f32_source_stage<192>();
+  expect_f32_source_stage<256>();
 }
 
 }  // namespace
