@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cute_dsl/kernels/gemm_operand_map.hpp"
 #include "cute_dsl/layout/composed_layout.hpp"
 
 using namespace cute_dsl;
@@ -123,6 +124,34 @@ TEST(TmaDescriptor, SharedLayoutMustBeCompactColumnMajor) {
   } catch (const tma::TmaDescriptorError& e) {
     EXPECT_NE(std::string(e.what()).find("compact column-major"), std::string::npos) << e.what();
   }
+}
+
+// The Hopper GEMM's operand maps (kernels/gemm_operand_map.hpp): 16-bit A/B K-major and
+// MN-major, and the f32 epilogue source (the plain GEMM's f32 C through the operand ring):
+// 128-byte-wide boxes, byte strides from the element size, the 128-byte swizzle, 256-byte L2
+// promotion, zeros past the ends.
+static void expect_gemm_map(kernels::GemmOperandMapSpec const& spec, CUtensorMapDataType type, std::vector<cuuint64_t> dims,
+                            std::vector<cuuint64_t> strides, std::vector<cuuint32_t> box) {
+  kernels::make_gemm_operand_map(fake_encode, spec);
+  EXPECT_EQ(g_rec.type, type);
+  EXPECT_EQ(g_rec.dims, dims);
+  EXPECT_EQ(g_rec.strides, strides);
+  EXPECT_EQ(g_rec.box, box);
+  EXPECT_EQ(g_rec.swizzle, CU_TENSOR_MAP_SWIZZLE_128B);
+  EXPECT_EQ(g_rec.l2, CU_TENSOR_MAP_L2_PROMOTION_L2_256B);
+  EXPECT_EQ(g_rec.oob, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+}
+
+TEST(TmaDescriptor, GemmOperandMapsOfEachElementSize) {
+  const kernels::GemmOperandMapSpec a{.data = g_matrix, .bf16 = true, .k_major = true, .rows = 300, .k = 520, .l = 2, .ld = 528,
+                                      .batch_stride = 300 * 528, .box_rows = 128};
+  expect_gemm_map(a, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, {520, 300, 2}, {528 * 2, 300 * 528 * 2}, {64, 128, 1});
+  kernels::GemmOperandMapSpec b = a;
+  b.bf16 = false, b.k_major = false, b.ld = 304;  // f16, rows contiguous: (rows, K, L), 64 x 64 boxes
+  expect_gemm_map(b, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, {300, 520, 2}, {304 * 2, 300 * 528 * 2}, {64, 64, 1});
+  kernels::GemmOperandMapSpec c = a;  // f32 C: (columns, rows, batch), 32-row stages
+  c.f32 = true, c.box_rows = 32;
+  expect_gemm_map(c, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, {520, 300, 2}, {528 * 4, 300 * 528 * 4}, {32, 32, 1});
 }
 
 #else
