@@ -5,7 +5,9 @@
 // instead (cuBLAS in place on D, ours from a C of its own: the same bytes move); GEMM_AB_OUT=f32
 // makes D and C f32 (default bf16). GEMM_AB_CONFIG
 // ("tile_m,tile_n,stages,cluster_m,ping_pong", e.g. "64,256,5,2,1") runs that variant instead of
-// the heuristic's choice (both builds must have it).
+// the heuristic's choice (both builds must have it). After timing, each shape is checked: ours
+// against cuBLAS's D from the same inputs, max |ours - cuBLAS| over max |cuBLAS| printed as "check"
+// (a wrong variant shows up here long before a sweep would notice).
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
 #include <cute_dsl/kernels/gemm_sm90_launch.hpp>
@@ -13,6 +15,7 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -25,6 +28,17 @@ __global__ void fill(T* p, long long n, unsigned seed) {
     x ^= x >> 16, x *= 0x7feb352d, x ^= x >> 15;
     p[i] = T(float(x >> 8) * (2.f / 16777216.f) - 1.f);
   }
+}
+// max |x - y| and max |y| over n elements, into out[0], out[1] (as ordered ints: both >= 0).
+template <class TD>
+__global__ void max_diff(const TD* x, const TD* y, long long n, unsigned* out) {
+  float d = 0.f, r = 0.f;
+  for (long long i = blockIdx.x * 256ll + threadIdx.x; i < n; i += 256ll * gridDim.x) {
+    const float xi = float(x[i]), yi = float(y[i]);
+    d = fmaxf(d, xi == xi ? fabsf(xi - yi) : __int_as_float(0x7f800000)), r = fmaxf(r, fabsf(yi));
+  }
+  atomicMax(&out[0], __float_as_uint(d));
+  atomicMax(&out[1], __float_as_uint(r));
 }
 // One shape, D of type TD (bf16 or f32; C the same), cuBLAS then ours: prints both medians.
 template <class TD>
@@ -59,6 +73,25 @@ int run_shape(const char* tag, std::array<int, 3> s, float beta, kernels::GemmSm
     printf("%s %s %dx%dx%d%s%s %.1f TFLOP/s %.2f us\n", tag, impl ? "ours" : "cublas", m, n, k, std::is_same_v<TD, float> ? ">f32" : "",
            beta != 0.f ? "_beta" : "", 2.0 * m * n * k / (median_ms * 1e-3) / 1e12, median_ms * 1e3);
   }
+  // Check: cuBLAS into `ref`, ours into `d`, both from the same C (beta), compared.
+  TD* ref;
+  unsigned* diff;
+  cudaMalloc(&ref, sizeof(TD) * m * n); cudaMalloc(&diff, 2 * sizeof(unsigned));
+  cudaMemset(diff, 0, 2 * sizeof(unsigned));
+  fill<<<1024, 256>>>(ref, 1ll * m * n, 3); fill<<<1024, 256>>>(d, 1ll * m * n, 3);
+  { float al = 1, be = beta; cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &al, b, CUDA_R_16BF, k, a, CUDA_R_16BF, k, &be, ref, out, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT); }
+  if (const cudaError_t err = kernels::gemm_sm90_majors<GmmaMajor::K, GmmaMajor::K>(args, nullptr, config); err != cudaSuccess) {
+    printf("error %s\n", cudaGetErrorString(err));
+    return 1;
+  }
+  max_diff<<<1024, 256>>>(d, ref, 1ll * m * n, diff);
+  unsigned host[2] = {0, 0};
+  cudaMemcpy(host, diff, sizeof(host), cudaMemcpyDeviceToHost);
+  float dmax, rmax;
+  std::memcpy(&dmax, &host[0], 4), std::memcpy(&rmax, &host[1], 4);
+  printf("%s check %dx%dx%d max|ours-cublas|/max|cublas| %.2e%s\n", tag, m, n, k, rmax > 0 ? dmax / rmax : dmax,
+         !(dmax <= 2e-2f * rmax) ? " MISMATCH" : "");
+  cudaFree(ref); cudaFree(diff);
   cudaFree(a); cudaFree(b); cudaFree(c); cudaFree(d);
   return 0;
 }
