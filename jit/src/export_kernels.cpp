@@ -183,7 +183,8 @@ Expected<ExportKernel, JitError> gemm_sm90_export(const GemmSm90Types& t, const 
   k.c_source =
       "#include <stdint.h>\n\n" + gemm_params_checks() +
       "\n/* The operand's tensor map, as kernels/gemm_operand_map.hpp makes it: K-major (K, rows, L) with a\n"
-      " * 64 x box_rows box, MN-major (rows, K, L) with 64 x 64 boxes; 128-byte swizzle, zeros past the ends. */\n"
+      " * 64 x box_rows box, MN-major (rows, K, L) with 64 x 64 boxes; 128-byte swizzle, zeros past the ends;\n"
+      " * 256-byte L2 promotion where every row starts on a 128-byte line, else 128 (gemm_operand_l2_promotion). */\n"
       "static CUresult @P@_operand_map(@P@_tensor_map* out, CUdeviceptr data, int k_major, int rows, int k, int l,\n"
       "                                long long ld, long long batch_stride, unsigned box_rows) {\n"
       "  unsigned char storage[sizeof(CUtensorMap) + 64]; /* encoded at a 64-byte aligned address */\n"
@@ -191,6 +192,7 @@ Expected<ExportKernel, JitError> gemm_sm90_export(const GemmSm90Types& t, const 
       "  const long long inner = k_major ? k : rows, outer = k_major ? rows : k;\n"
       "  const long long batch = l > 1 ? batch_stride : ld * outer;\n"
       "  cuuint64_t shape[3], strides[2];\n  cuuint32_t box[3], element_strides[3] = {1, 1, 1};\n  CUresult r;\n"
+      "  const int rows_on_lines = data % 128 == 0 && (ld * 2) % 128 == 0 && (l == 1 || (batch_stride * 2) % 128 == 0);\n"
       "  shape[0] = (cuuint64_t)inner;\n  shape[1] = (cuuint64_t)outer;\n  shape[2] = (cuuint64_t)l;\n"
       "  strides[0] = (cuuint64_t)ld * 2;\n  strides[1] = (cuuint64_t)batch * 2;\n"
       "  box[0] = " + std::to_string(kernels::kGemmOperandBoxK) + ";\n"
@@ -199,7 +201,8 @@ Expected<ExportKernel, JitError> gemm_sm90_export(const GemmSm90Types& t, const 
       (t.a == ElementType::bf16 ? "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16" : "CU_TENSOR_MAP_DATA_TYPE_FLOAT16") +
       ", 3, (void*)(uintptr_t)data, shape, strides, box,\n"
       "                             element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,\n"
-      "                             CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);\n"
+      "                             rows_on_lines ? CU_TENSOR_MAP_L2_PROMOTION_L2_256B : CU_TENSOR_MAP_L2_PROMOTION_L2_128B,\n"
+      "                             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);\n"
       "  if (r == CUDA_SUCCESS) memcpy(out, map, sizeof *out);\n"
       "  return r;\n}\n\n"
       "CUresult @P@_make_params(const @P@_problem* q, @P@_params* params) {\n"

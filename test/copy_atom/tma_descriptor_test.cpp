@@ -128,17 +128,18 @@ TEST(TmaDescriptor, SharedLayoutMustBeCompactColumnMajor) {
 
 // The Hopper GEMM's operand maps (kernels/gemm_operand_map.hpp): 16-bit A/B K-major and
 // MN-major, and the f32 epilogue source (the plain GEMM's f32 C through the operand ring):
-// 128-byte-wide boxes, byte strides from the element size, the 128-byte swizzle, 256-byte L2
-// promotion, zeros past the ends.
+// 128-byte-wide boxes, byte strides from the element size, the 128-byte swizzle, zeros past the
+// ends, and 256-byte L2 promotion for rows on 128-byte lines, 128-byte otherwise.
 static void expect_gemm_map(kernels::GemmOperandMapSpec const& spec, CUtensorMapDataType type, std::vector<cuuint64_t> dims,
-                            std::vector<cuuint64_t> strides, std::vector<cuuint32_t> box) {
+                            std::vector<cuuint64_t> strides, std::vector<cuuint32_t> box,
+                            CUtensorMapL2promotion l2 = CU_TENSOR_MAP_L2_PROMOTION_L2_128B) {
   kernels::make_gemm_operand_map(fake_encode, spec);
   EXPECT_EQ(g_rec.type, type);
   EXPECT_EQ(g_rec.dims, dims);
   EXPECT_EQ(g_rec.strides, strides);
   EXPECT_EQ(g_rec.box, box);
   EXPECT_EQ(g_rec.swizzle, CU_TENSOR_MAP_SWIZZLE_128B);
-  EXPECT_EQ(g_rec.l2, CU_TENSOR_MAP_L2_PROMOTION_L2_256B);
+  EXPECT_EQ(g_rec.l2, l2);
   EXPECT_EQ(g_rec.oob, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
 }
 
@@ -152,6 +153,29 @@ TEST(TmaDescriptor, GemmOperandMapsOfEachElementSize) {
   kernels::GemmOperandMapSpec c = a;  // f32 C: (columns, rows, batch), 32-row stages
   c.f32 = true, c.box_rows = 32;
   expect_gemm_map(c, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, {520, 300, 2}, {528 * 4, 300 * 528 * 4}, {32, 32, 1});
+}
+
+// Rows on 128-byte lines (base, leading dimension and batch stride) load with 256-byte L2
+// promotion; rows that straddle lines with 128-byte (gemm_operand_l2_promotion).
+TEST(TmaDescriptor, GemmOperandMapsPromoteByRowAlignment) {
+  kernels::GemmOperandMapSpec a{.data = g_matrix, .bf16 = true, .k_major = true, .rows = 300, .k = 512, .l = 2, .ld = 512,
+                                .batch_stride = 300 * 512, .box_rows = 128};
+  expect_gemm_map(a, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, {512, 300, 2}, {1024, 300 * 1024}, {64, 128, 1}, CU_TENSOR_MAP_L2_PROMOTION_L2_256B);
+  kernels::GemmOperandMapSpec rows_off = a;  // 3000 x 2 bytes: rows 16 bytes off the lines (3000^3)
+  rows_off.k = 3000, rows_off.ld = 3000, rows_off.batch_stride = 300 * 3000;
+  expect_gemm_map(rows_off, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, {3000, 300, 2}, {6000, 300 * 6000}, {64, 128, 1});
+  kernels::GemmOperandMapSpec base_off = a;  // a base 16 bytes into a line
+  base_off.data = reinterpret_cast<const char*>(g_matrix) + 16;
+  expect_gemm_map(base_off, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, {512, 300, 2}, {1024, 300 * 1024}, {64, 128, 1});
+  kernels::GemmOperandMapSpec batch_off = a;  // batches 16 bytes off (rows of each batch on lines only in the first)
+  batch_off.batch_stride = 300 * 512 + 8;
+  expect_gemm_map(batch_off, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, {512, 300, 2}, {1024, (300 * 512 + 8) * 2}, {64, 128, 1});
+  kernels::GemmOperandMapSpec one_batch = batch_off;  // a batch stride is not read when L = 1
+  one_batch.l = 1;
+  expect_gemm_map(one_batch, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, {512, 300, 1}, {1024, 300 * 1024}, {64, 128, 1}, CU_TENSOR_MAP_L2_PROMOTION_L2_256B);
+  kernels::GemmOperandMapSpec f32 = a;  // f32 C: 4-byte elements, 32-wide boxes
+  f32.f32 = true, f32.box_rows = 32;
+  expect_gemm_map(f32, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, {512, 300, 2}, {2048, 300 * 2048}, {32, 32, 1}, CU_TENSOR_MAP_L2_PROMOTION_L2_256B);
 }
 
 #else

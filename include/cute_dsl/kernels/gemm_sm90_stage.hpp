@@ -18,6 +18,7 @@
 #include "cute_dsl/config.hpp"
 #include "cute_dsl/arch/sm90/wgmma.hpp"
 #include "cute_dsl/kernels/gemm_device_buffer.hpp"
+#include "cute_dsl/kernels/gemm_operand_map.hpp"
 #include "cute_dsl/kernels/gemm_operand_stage.hpp"
 
 namespace cute_dsl::kernels {
@@ -77,14 +78,6 @@ CUTE_DSL_HOST_DEVICE constexpr bool gemm_sm90_stage_pays(long long m, long long 
 #include <type_traits>
 
 namespace cute_dsl::kernels {
-
-// Whether every row (and batch) of one operand starts on a multiple of `bytes`: its base, leading
-// dimension and batch stride (gemm_sm90_rows_aligned asks it of A and B; a tensor map needs 16).
-inline bool gemm_operand_rows_aligned(const void* p, long long ld, long long batch_stride, int batches, int element_bytes,
-                                      int bytes) {
-  return reinterpret_cast<std::uintptr_t>(p) % bytes == 0 && ld * element_bytes % bytes == 0 &&
-         (batches == 1 || batch_stride * element_bytes % bytes == 0);
-}
 
 // The operands of `args` a tensor map cannot describe, as staging copies them (dst unset; their
 // buffer offsets in `offsets`, which[o]: 0 for A, 1 for B); returns the bytes of buffer they need
