@@ -23,6 +23,7 @@ TEST_P(GemmSm90Variant, RaggedBf16) {
   run_case<__nv_bfloat16, __nv_bfloat16>({300, 520, 136, 2, 0.5f, -1.5f, 8}, config);
   run_case<__nv_bfloat16, float>({300, 520, 136, 2, 0.5f, -1.5f, 8}, config);
   run_case<__nv_bfloat16, __nv_bfloat16>({300, 520, 136, 1, 0.f, 2.f, 8}, config);
+  run_case<__nv_bfloat16, __nv_bfloat16>({300, 520, 136, 1, -2.f, 0.f}, config);  // alpha != 1 without C: scaled before the store
   run_case<__half, __half>({200, 521, 72, 1, 1.f, 1.f}, config);
 }
 

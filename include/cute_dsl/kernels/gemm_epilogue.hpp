@@ -212,14 +212,16 @@ CUTE_DSL_DEVICE bool gemm_fragment_in_matrix_order(Crd const& crd, int lane) {
 }
 
 // The warp's 16 x 64 block b (columns 64 b .. 64 b + 63 of the accumulator block `acc`, coordinates
-// `crd`) times alpha, rounded to TD, into its shared-memory block `stage` (kGemmEpilogueStageBytesPerWarp
-// bytes, gemm_stage_block). stmatrix where the fragment is in its order (4 instructions,
-// one address per lane), else one 4-byte store per pair of columns (16 addresses per lane: kept
-// live across tiles, they spilled in the reduce-scatter's epilogue).
+// `crd`) times alpha (Scaled; else the values as they are), rounded to TD, into its shared-memory
+// block `stage` (kGemmEpilogueStageBytesPerWarp bytes, gemm_stage_block). stmatrix where the
+// fragment is in its order (4 instructions, one address per lane), else one 4-byte store per pair
+// of columns (16 addresses per lane: kept live across tiles, they spilled in the reduce-scatter's
+// epilogue).
 // @pre every lane of the warp calls it; @post the caller __syncwarp()s before reading the stage
-template <class TD, class Acc, class Crd>
+template <class TD, bool Scaled = true, class Acc, class Crd>
 CUTE_DSL_DEVICE void gemm_stage_accumulator_block(Acc const& acc, Crd const& crd, int b, float alpha, int lane, unsigned char* stage) {
   static_assert(sizeof(TD) == 2, "gemm_stage_accumulator_block: 16-bit D only (64 columns = one 128-byte row)");
+  const auto value = [&](int v) { return Scaled ? alpha * acc(v) : float(acc(v)); };
   if (gemm_fragment_in_matrix_order(crd, lane)) {
     const auto block = gemm_stage_block<TD>(stage);
     // Matrix m of step jj holds rows (m % 2) * 8 .. + 8 of column group jj + m / 2; lane t names
@@ -230,7 +232,7 @@ CUTE_DSL_DEVICE void gemm_stage_accumulator_block(Acc const& acc, Crd const& crd
 #pragma unroll
       for (int m = 0; m < 4; ++m) {
         const int v = 4 * (8 * b + jj + m / 2) + 2 * (m % 2);
-        const GemmOutputPair<TD> pair{TD(alpha * acc(v)), TD(alpha * acc(v + 1))};
+        const GemmOutputPair<TD> pair{TD(value(v)), TD(value(v + 1))};
         regs[m] = *reinterpret_cast<const unsigned*>(&pair);
       }
       const int m = lane / 8, r = (m % 2) * 8 + lane % 8, chunk = jj + m / 2;
@@ -238,9 +240,7 @@ CUTE_DSL_DEVICE void gemm_stage_accumulator_block(Acc const& acc, Crd const& crd
     }
     return;
   }
-  gemm_for_stage_pairs<TD>(crd, b, stage, [&](int v, GemmOutputPair<TD>* slot) {
-    *slot = GemmOutputPair<TD>{TD(alpha * acc(v)), TD(alpha * acc(v + 1))};
-  });
+  gemm_for_stage_pairs<TD>(crd, b, stage, [&](int v, GemmOutputPair<TD>* slot) { *slot = GemmOutputPair<TD>{TD(value(v)), TD(value(v + 1))}; });
 }
 
 // acc += scale * src at each accumulator's place, in f32 (one FMA), for the warp's 16 x 64 block
@@ -315,10 +315,23 @@ CUTE_DSL_DEVICE void gemm_add_source_block(Acc& acc, Crd const& crd, int b, Src 
 // same bank twice. With beta != 0 the warp first brings C's block into the stage the same way,
 // and each thread combines its values with C's from there (one rounding to TD). Blocks that reach
 // past M or N, or a D (or C) whose rows are not 16-byte aligned take the direct path.
-template <class TD, int N, class Acc, class Crd>
+// Scaled = false: the accumulators already hold alpha * acc (the caller scaled them, or alpha is
+// 1): p.alpha is not applied -- one multiply per value fewer, 128 of the ~708
+// instructions per warp and tile of this epilogue in the 128 x 256 tile (ncu, H100, 2026-11-28).
+template <class TD, int N, bool Scaled = true, class Acc, class Crd>
 CUTE_DSL_DEVICE void gemm_store_accumulators_staged(Acc const& acc, Crd const& crd, const GemmEpilogueParams<TD>& p, int row0,
                                                     int col0, int batch, int lane, unsigned char* stage) {
   static_assert(sizeof(TD) == 2, "gemm_store_accumulators_staged: 16-bit D only (64 columns = one 128-byte row)");
+  // Column groups [j_begin, j_end) by the direct path (edge blocks; unscaled: alpha = 1 there).
+  const auto direct = [&](int j_begin, int j_end) {
+    if constexpr (Scaled) {
+      gemm_store_accumulator_columns<TD, N>(acc, crd, p, row0, col0, batch, j_begin, j_end);
+    } else {
+      GemmEpilogueParams<TD> unit = p;
+      unit.alpha = 1.f;
+      gemm_store_accumulator_columns<TD, N>(acc, crd, unit, row0, col0, batch, j_begin, j_end);
+    }
+  };
   const int wrow = row0 + int(get<0>(crd(0))) / 16 * 16;  // this warp's first row: warps own 16-row bands
   const bool read_c = p.beta != 0.f;
   const bool vectors = p.ldd % 8 == 0 && p.batch_stride_d % 8 == 0 && reinterpret_cast<unsigned long long>(p.d) % 16 == 0 &&
@@ -331,7 +344,7 @@ CUTE_DSL_DEVICE void gemm_store_accumulators_staged(Acc const& acc, Crd const& c
   for (int b = 0; b < N / 64; ++b) {  // 64-column blocks: 8 groups of 8 columns
     const int bcol = col0 + gemm_block_first_col(crd, b);
     if (!vectors || bcol + 64 > p.n) {
-      gemm_store_accumulator_columns<TD, N>(acc, crd, p, row0, col0, batch, 8 * b, 8 * b + 8);
+      direct(8 * b, 8 * b + 8);
       continue;
     }
     if (read_c) {  // C's block into the stage first, with the same coalesced 16-byte accesses as D's
@@ -345,11 +358,11 @@ CUTE_DSL_DEVICE void gemm_store_accumulators_staged(Acc const& acc, Crd const& c
     if (!read_c) {
       // stmatrix where it applies (H100, 128 x 256 cluster 2, 3 interleaved runs: 4096^3 180.6 ->
       // 177.3 us, 8192^3 1376 -> 1362 us against pair stores).
-      gemm_stage_accumulator_block<TD>(acc, crd, b, p.alpha, lane, stage);
+      gemm_stage_accumulator_block<TD, Scaled>(acc, crd, b, p.alpha, lane, stage);
     } else {  // each pair adds its C pair from the stage: one rounding, alpha * acc + beta * C in f32, then to TD
       gemm_for_stage_pairs<TD>(crd, b, stage, [&](int v, GemmOutputPair<TD>* slot) {
         const GemmOutputPair<TD> cin = *slot;
-        float v0 = p.alpha * acc(v), v1 = p.alpha * acc(v + 1);
+        float v0 = Scaled ? p.alpha * acc(v) : float(acc(v)), v1 = Scaled ? p.alpha * acc(v + 1) : float(acc(v + 1));
         v0 += p.beta * static_cast<float>(cin.x);
         v1 += p.beta * static_cast<float>(cin.y);
         *slot = GemmOutputPair<TD>{TD(v0), TD(v1)};
@@ -364,7 +377,7 @@ CUTE_DSL_DEVICE void gemm_store_accumulators_staged(Acc const& acc, Crd const& c
     }
     __syncwarp();  // the next block overwrites the stage
   }
-  if constexpr (N % 64 != 0) gemm_store_accumulator_columns<TD, N>(acc, crd, p, row0, col0, batch, 8 * (N / 64), N / 8);
+  if constexpr (N % 64 != 0) direct(8 * (N / 64), N / 8);
 }
 
 #endif  // __CUDACC__ || __CUDACC_RTC__

@@ -891,11 +891,17 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
           if constexpr (TransposeD) {
             gemm_store_accumulators<TD, kAccN, true>(acc_hn, crd_hn, p.epilogue, tile.m_block, tile.n_block, tile.batch);
           } else if constexpr (kStagedEpilogue) {
-            // C through the ring: already in the accumulators.
+            // C through the ring: already in the accumulators. alpha is applied here, once and
+            // only when it is not 1 (warp-uniform), so that the common alpha = 1 stores unscaled.
             GemmEpilogueParams<TD> e = p.epilogue;
             if constexpr (kRingC) e.beta = ring_c ? 0.f : e.beta;
-            gemm_store_accumulators_staged<TD, kAccN>(acc_hn, crd_hn, e, tile.m_block, tile.n_block, tile.batch, thread_in_wg % 32,
-                                                      epilogue_stage + (threadIdx.x / 32 - 4) * kGemmEpilogueStageBytesPerWarp);
+            auto scaled = acc(_, h, n);
+            if (e.alpha != 1.f) {
+              CUTE_DSL_UNROLL
+              for (int i = 0; i < int(size(scaled)); ++i) scaled(i) *= e.alpha;
+            }
+            gemm_store_accumulators_staged<TD, kAccN, false>(scaled, crd_hn, e, tile.m_block, tile.n_block, tile.batch, thread_in_wg % 32,
+                                                             epilogue_stage + (threadIdx.x / 32 - 4) * kGemmEpilogueStageBytesPerWarp);
           } else {
             GemmEpilogueParams<TD> e = p.epilogue;  // C through the ring: already in the accumulators
             if constexpr (kRingC) e.beta = ring_c ? 0.f : e.beta;
