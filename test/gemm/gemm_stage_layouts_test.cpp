@@ -24,61 +24,44 @@ TEST(GemmStageLayouts, EpilogueStageIsTheSwizzledRowMajorBlock) {
       EXPECT_EQ(int(stage(r, c)) * 2, r * 128 + (((c / 8) ^ (r % 8)) * 16) + 2 * (c % 8)) << "(" << r << ", " << c << ")";
 }
 
-// The source stage: 64 rows x TileN columns as column blocks of 64 x 64 (one TMA box each, 8 KiB
-// apart), the same swizzle inside each block; its TMA view has one (64 columns, 64 rows) box
-// repeated TileN / 64 times and fills exactly the stage.
-template <int TileN>
+// The source stage of element T: 128 / sizeof(T) rows x TileN columns -- the bytes of a 16-bit B
+// stage (64 rows of 16-bit data, 32 of f32) -- as column blocks of 128 bytes x those rows (one TMA
+// box each, rows x 128 bytes apart), the 128-byte swizzle of 16-byte chunks inside each block; its TMA view
+// has one box per block and fills exactly the stage. Two adjacent columns (c, c + 1), c even, are
+// adjacent bytes: one aligned pair read (the f32 C's 8-byte reads).
+template <class T, int TileN>
 void expect_source_stage() {
-  using Source = GemmSm90Source<Half, TileN>;
+  constexpr int kBytes = int(sizeof(T)), kWide = 128 / kBytes, kChunk = 16 / kBytes;  // elements per row and per chunk
+  using Source = GemmSm90Source<T, TileN>;
   constexpr typename Source::Stage stage{};
-  static_assert(Source::stage_bytes == 64u * TileN * 2u && Source::Atom::transaction_bytes == Source::stage_bytes,
-                "GemmSm90Source: a stage is 64 rows x TileN 16-bit columns");
+  static_assert(Source::kRows == kWide && Source::stage_bytes == 64u * TileN * 2u && Source::Atom::transaction_bytes == Source::stage_bytes,
+                "GemmSm90Source: 128 / sizeof(T) rows x TileN columns, a 16-bit B stage's bytes");
   using Math = TmaBoxMath<typename Source::TmaStage, 1>;
-  static_assert(Math::box_extents().crd[0] == 64 && Math::box_extents().crd[1] == 64 && Math::box_extents().crd[2] == 1,
-                "GemmSm90Source: 64 x 64 boxes");
-  static_assert(Math::boxes_per_cta == TileN / 64, "GemmSm90Source: one box per 64 columns");
-  for (int r = 0; r < 64; ++r)
-    for (int c = 0; c < TileN; ++c)
-      ASSERT_EQ(int(stage(r, c)) * 2, (c / 64) * 8192 + r * 128 + ((((c % 64) / 8) ^ (r % 8)) * 16) + 2 * (c % 8))
-          << "TileN " << TileN << " (" << r << ", " << c << ")";
-}
-
-TEST(GemmStageLayouts, SourceStageIsSwizzledColumnBlocksOfTmaBoxes) {
-  expect_source_stage<64>();
-  expect_source_stage<128>();
-  expect_source_stage<192>();
-  expect_source_stage<256>();
-}
-
-// The f32 source stage (the plain GEMM's f32 C): the same bytes as a 16-bit stage -- 32 rows x
-// TileN columns, column blocks of 32 x 32 (one 128-byte-wide TMA box each, 4 KiB apart), the
-// 128-byte swizzle of 16-byte chunks inside each block -- so a thread's column pair (c, c + 1),
-// c even, is one aligned 8-byte read.
-template <int TileN>
-void expect_f32_source_stage() {
-  using Source = GemmSm90Source<float, TileN>;
-  constexpr typename Source::Stage stage{};
-  static_assert(Source::kRows == 32 && Source::stage_bytes == GemmSm90Source<Half, TileN>::stage_bytes &&
-                    Source::Atom::transaction_bytes == Source::stage_bytes,
-                "GemmSm90Source<float>: 32 rows x TileN f32 columns, a B stage's bytes");
-  using Math = TmaBoxMath<typename Source::TmaStage, 1>;
-  static_assert(Math::box_extents().crd[0] == 32 && Math::box_extents().crd[1] == 32 && Math::box_extents().crd[2] == 1,
-                "GemmSm90Source<float>: 32 x 32 boxes");
-  static_assert(Math::boxes_per_cta == TileN / 32, "GemmSm90Source<float>: one box per 32 columns");
-  for (int r = 0; r < 32; ++r)
+  static_assert(Math::box_extents().crd[0] == kWide && Math::box_extents().crd[1] == kWide && Math::box_extents().crd[2] == 1,
+                "GemmSm90Source: boxes of 128 bytes x the stage's rows");
+  static_assert(Math::boxes_per_cta == TileN / kWide, "GemmSm90Source: one box per 128 bytes of columns");
+  for (int r = 0; r < kWide; ++r)
     for (int c = 0; c < TileN; ++c) {
-      const int byte = int(stage(r, c)) * 4;
-      ASSERT_EQ(byte, (c / 32) * 4096 + r * 128 + ((((c % 32) / 4) ^ (r % 8)) * 16) + 4 * (c % 4))
-          << "TileN " << TileN << " (" << r << ", " << c << ")";
-      if (c % 2 == 1) ASSERT_EQ(byte, int(stage(r, c - 1)) * 4 + 4) << "pair (" << r << ", " << c - 1 << ")";
+      const int byte = int(stage(r, c)) * kBytes;
+      ASSERT_EQ(byte, (c / kWide) * (kWide * 128) + r * 128 + ((((c % kWide) / kChunk) ^ (r % 8)) * 16) + kBytes * (c % kChunk))
+          << "element bytes " << kBytes << ", TileN " << TileN << " (" << r << ", " << c << ")";
+      if (c % 2 == 1) ASSERT_EQ(byte, int(stage(r, c - 1)) * kBytes + kBytes) << "pair (" << r << ", " << c - 1 << ")";
     }
 }
 
+TEST(GemmStageLayouts, SourceStageIsSwizzledColumnBlocksOfTmaBoxes) {
+  expect_source_stage<Half, 64>();
+  expect_source_stage<Half, 128>();
+  expect_source_stage<Half, 192>();
+  expect_source_stage<Half, 256>();
+}
+
+// The f32 source stage (the plain GEMM's f32 C): 32 rows, 32 x 32 boxes 4 KiB apart.
 TEST(GemmStageLayouts, F32SourceStageHoldsABStageOfSwizzledPairs) {
-  expect_f32_source_stage<64>();
-  expect_f32_source_stage<128>();
-  expect_f32_source_stage<192>();
-  expect_f32_source_stage<256>();
+  expect_source_stage<float, 64>();
+  expect_source_stage<float, 128>();
+  expect_source_stage<float, 192>();
+  expect_source_stage<float, 256>();
 }
 
 }  // namespace

@@ -886,25 +886,22 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
               gemm_store_accumulators<TD, kAccN>(acc_tree, tCcC(_, h, n), plain, tile.m_block, tile.n_block, tile.batch);
             continue;
           }
-          const auto acc_hn = acc(_, h, n);
+          auto acc_hn = acc(_, h, n);
           const auto crd_hn = tCcC(_, h, n);
+          GemmEpilogueParams<TD> e = p.epilogue;
+          if constexpr (kRingC) e.beta = ring_c ? 0.f : e.beta;  // C through the ring: already in the accumulators
           if constexpr (TransposeD) {
             gemm_store_accumulators<TD, kAccN, true>(acc_hn, crd_hn, p.epilogue, tile.m_block, tile.n_block, tile.batch);
           } else if constexpr (kStagedEpilogue) {
-            // C through the ring: already in the accumulators. alpha is applied here, once and
-            // only when it is not 1 (warp-uniform), so that the common alpha = 1 stores unscaled.
-            GemmEpilogueParams<TD> e = p.epilogue;
-            if constexpr (kRingC) e.beta = ring_c ? 0.f : e.beta;
-            auto scaled = acc(_, h, n);
+            // alpha is applied here, once and only when it is not 1 (warp-uniform), so that the
+            // common alpha = 1 stores unscaled.
             if (e.alpha != 1.f) {
               CUTE_DSL_UNROLL
-              for (int i = 0; i < int(size(scaled)); ++i) scaled(i) *= e.alpha;
+              for (int i = 0; i < int(size(acc_hn)); ++i) acc_hn(i) *= e.alpha;
             }
-            gemm_store_accumulators_staged<TD, kAccN, false>(scaled, crd_hn, e, tile.m_block, tile.n_block, tile.batch, thread_in_wg % 32,
+            gemm_store_accumulators_staged<TD, kAccN, false>(acc_hn, crd_hn, e, tile.m_block, tile.n_block, tile.batch, thread_in_wg % 32,
                                                              epilogue_stage + (threadIdx.x / 32 - 4) * kGemmEpilogueStageBytesPerWarp);
           } else {
-            GemmEpilogueParams<TD> e = p.epilogue;  // C through the ring: already in the accumulators
-            if constexpr (kRingC) e.beta = ring_c ? 0.f : e.beta;
             gemm_store_accumulators<TD, kAccN>(acc_hn, crd_hn, e, tile.m_block, tile.n_block, tile.batch);
           }
         }
