@@ -1,17 +1,23 @@
 // A/B of two builds of the Hopper GEMM (the include tree is picked at compile time) against cuBLAS,
 // for same-card before/after comparisons: TN bf16 -> bf16, L2 flushed before each timed launch,
-// CUDA events, median of 20. Built by scripts/device/gemm_ab.sh, not by CMake. GEMM_AB_SHAPES
+// CUDA events, median of 20, the two libraries timed in turns (GEMM_AB_BLOCKS=1: one after the other). Built by scripts/device/gemm_ab.sh, not by CMake. GEMM_AB_SHAPES
 // ("MxNxK,...") replaces the shapes; GEMM_AB_BETA (a number, default 0) times D = A B + beta C
 // instead (cuBLAS in place on D, ours from a C of its own: the same bytes move); GEMM_AB_OUT=f32
 // makes D and C f32 (default bf16). GEMM_AB_CONFIG
 // ("tile_m,tile_n,stages,cluster_m,ping_pong", e.g. "64,256,5,2,1") runs that variant instead of
 // the heuristic's choice (both builds must have it). After timing, each shape is checked: ours
 // against cuBLAS's D from the same inputs, max |ours - cuBLAS| over max |cuBLAS| printed as "check"
-// (a wrong variant shows up here long before a sweep would notice).
+// (a wrong variant shows up here long before a sweep would notice). GEMM_AB_SETS (default 1) times
+// each shape over that many buffer sets, each placed after a spacer of a different size (so the
+// operands and D sit at other addresses), and GEMM_AB_REPEATS (default 1) times each library that
+// many times per set: together they separate a process's spread from an address's. Each timing
+// also prints the host's median enqueue time (if it outlasts the flush, the GPU idles in the
+// timed interval).
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
 #include <cute_dsl/kernels/gemm_sm90_launch.hpp>
 #include <algorithm>
+#include <chrono>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
@@ -40,9 +46,12 @@ __global__ void max_diff(const TD* x, const TD* y, long long n, unsigned* out) {
   atomicMax(&out[0], __float_as_uint(d));
   atomicMax(&out[1], __float_as_uint(r));
 }
-// One shape, D of type TD (bf16 or f32; C the same), cuBLAS then ours: prints both medians.
+// One shape, D of type TD (bf16 or f32; C the same), cuBLAS and ours in turns: prints both medians.
 template <class TD>
-int run_shape(const char* tag, std::array<int, 3> s, float beta, kernels::GemmSm90Config config, cublasHandle_t h, void* flush) {
+int run_shape(const char* tag, std::array<int, 3> s, float beta, kernels::GemmSm90Config config, cublasHandle_t h, void* flush, int set,
+              int repeats) {
+  const int sets = set < 0 ? 1 : 2;  // only whether to print the set
+  set = set < 0 ? 0 : set;
   const int m = s[0], n = s[1], k = s[2];
   bf16 *a, *b;
   TD *c, *d;
@@ -54,24 +63,48 @@ int run_shape(const char* tag, std::array<int, 3> s, float beta, kernels::GemmSm
   args.shape = {m, n, k, 1}; args.a = a; args.lda = k; args.b = b; args.ldb = k; args.d = d; args.ldd = n;
   args.beta = beta; args.c = c; args.ldc = n;
   const cudaDataType_t out = std::is_same_v<TD, float> ? CUDA_R_32F : CUDA_R_16BF;
-  for (int impl = 0; impl < 2; ++impl) {
-    std::vector<float> t;
-    for (int it = 0; it < 23; ++it) {
+  // In turns (default): each iteration times one call of each library, the order swapped every
+  // iteration, so both meet the same clocks (the power cap slows the card within ~100 ms of a heavy
+  // GEMM). GEMM_AB_BLOCKS=1: all of cuBLAS's calls, then all of ours (as before 2026-11-28).
+  const bool blocks = std::getenv("GEMM_AB_BLOCKS") != nullptr && std::string(std::getenv("GEMM_AB_BLOCKS")) == "1";
+  for (int rep = 0; rep < repeats; ++rep) {
+    std::vector<float> t[2], host_us[2];
+    const auto time_one = [&](int impl, int it) {
       cudaMemsetAsync(flush, it, 512 << 20);
       cudaEvent_t e0, e1; cudaEventCreate(&e0); cudaEventCreate(&e1);
       cudaEventRecord(e0);
       cudaError_t err = cudaSuccess;
+      const auto h0 = std::chrono::steady_clock::now();
       if (impl == 0) { float al = 1, be = beta; cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &al, b, CUDA_R_16BF, k, a, CUDA_R_16BF, k, &be, d, out, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT); }
       else err = kernels::gemm_sm90_majors<GmmaMajor::K, GmmaMajor::K>(args, nullptr, config);
+      const auto h1 = std::chrono::steady_clock::now();
       cudaEventRecord(e1); cudaEventSynchronize(e1);
-      if (err != cudaSuccess) { printf("error %s\n", cudaGetErrorString(err)); return 1; }
+      if (err != cudaSuccess) { printf("error %s\n", cudaGetErrorString(err)); return false; }
       float ms; cudaEventElapsedTime(&ms, e0, e1);
-      if (it >= 3) t.push_back(ms);
+      if (it >= 3) t[impl].push_back(ms), host_us[impl].push_back(std::chrono::duration<float, std::micro>(h1 - h0).count());
+      cudaEventDestroy(e0); cudaEventDestroy(e1);
+      return true;
+    };
+    if (blocks) {
+      for (int impl = 0; impl < 2; ++impl)
+        for (int it = 0; it < 23; ++it)
+          if (!time_one(impl, it)) return 1;
+    } else {
+      for (int it = 0; it < 23; ++it)
+        for (int turn = 0; turn < 2; ++turn)
+          if (!time_one(turn ^ (it % 2), it)) return 1;
     }
-    std::sort(t.begin(), t.end());
-    const float median_ms = t[t.size() / 2];
-    printf("%s %s %dx%dx%d%s%s %.1f TFLOP/s %.2f us\n", tag, impl ? "ours" : "cublas", m, n, k, std::is_same_v<TD, float> ? ">f32" : "",
-           beta != 0.f ? "_beta" : "", 2.0 * m * n * k / (median_ms * 1e-3) / 1e12, median_ms * 1e3);
+    for (int impl = 0; impl < 2; ++impl) {
+      std::sort(t[impl].begin(), t[impl].end());
+      std::sort(host_us[impl].begin(), host_us[impl].end());
+      const float median_ms = t[impl][t[impl].size() / 2];
+      printf("%s %s %dx%dx%d%s%s %.1f TFLOP/s %.2f us", tag, impl ? "ours" : "cublas", m, n, k, std::is_same_v<TD, float> ? ">f32" : "",
+             beta != 0.f ? "_beta" : "", 2.0 * m * n * k / (median_ms * 1e-3) / 1e12, median_ms * 1e3);
+      if (sets > 1 || repeats > 1)
+        printf(" set %d rep %d host %.1f us min %.2f max %.2f", set, rep, host_us[impl][host_us[impl].size() / 2], t[impl].front() * 1e3,
+               t[impl].back() * 1e3);
+      printf("\n");
+    }
   }
   // Check: cuBLAS into `ref`, ours into `d`, both from the same C (beta), compared.
   TD* ref;
@@ -140,8 +173,22 @@ int main(int argc, char** argv) {
   }
   void* flush; cudaMalloc(&flush, 512 << 20);
   cublasHandle_t h; cublasCreate(&h);
+  const auto count = [](const char* name) {
+    const char* v = std::getenv(name);
+    const int n = v != nullptr && *v != 0 ? std::atoi(v) : 1;
+    return n < 1 ? 1 : n;
+  };
+  const int sets = count("GEMM_AB_SETS"), repeats = count("GEMM_AB_REPEATS");
   for (auto& s : shapes) {
-    const int rc = f32_out ? run_shape<float>(tag, s, beta, config, h, flush) : run_shape<bf16>(tag, s, beta, config, h, flush);
-    if (rc != 0) return rc;
+    std::vector<void*> spacers;
+    for (int set = 0; set < sets; ++set) {
+      void* spacer = nullptr;
+      if (sets > 1) cudaMalloc(&spacer, (size_t(set) * 7 + 3) << 20), spacers.push_back(spacer);  // 3, 10, 17, ... MiB
+      const int shown = sets > 1 || repeats > 1 ? set : -1;
+      const int rc = f32_out ? run_shape<float>(tag, s, beta, config, h, flush, shown, repeats)
+                             : run_shape<bf16>(tag, s, beta, config, h, flush, shown, repeats);
+      if (rc != 0) return rc;
+    }
+    for (void* p : spacers) cudaFree(p);
   }
 }

@@ -7,7 +7,8 @@ and ours' relative error. Reads the JSON that gemm_bench writes with --benchmark
 With --png (needs matplotlib) it also draws the table as bars: TFLOP/s per shape, ours beside
 cuBLAS, the ratio written over each pair.
 
-With --sweep it reads gemm_sweep's JSON ("<group>/<shape>/<cublas|ours>") instead and prints the
+With --sweep it reads gemm_sweep's JSON ("<group>/<shape>/pair", or before 2026-11-28
+"<group>/<shape>/<cublas|ours>") instead and prints the
 judged summary (issue 10): the geomean of ours / cuBLAS over every shape both ran, the worst
 shape, the geomean per group, then every shape (ratio, TFLOP/s, rel. error) and every shape ours
 did not run or got wrong, with the reason. --png draws the ratio per shape, grouped.
@@ -112,6 +113,15 @@ def sweep_summary(rows):
     """(ratios {(group, shape): (ratio, cublas TFLOP/s, ours TFLOP/s, rel_err)}, failures [(group, shape, impl, why)])."""
     ratios, failures = {}, []
     for key, impls in rows.items():
+        if "pair" in impls:  # both libraries timed in turns by one benchmark
+            b = impls["pair"]
+            if b.get("error_occurred"):
+                why = b.get("error_message", "")
+                failures.append((*key, "cublas" if why.startswith("cublas") else "ours", why))
+            elif b.get("cublas_TFLOPs", 0) > 0:
+                c, o = b["cublas_TFLOPs"], b.get("TFLOPs", 0.0)
+                ratios[key] = (o / c, c, o, b.get("rel_err"))
+            continue
         ok = True
         for impl in ("cublas", "ours"):
             b = impls.get(impl)
