@@ -4,8 +4,9 @@
 // ("MxNxK,...") replaces the shapes; GEMM_AB_BETA (a number, default 0) times D = A B + beta C
 // instead (cuBLAS in place on D, ours from a C of its own: the same bytes move); GEMM_AB_OUT=f32
 // makes D and C f32 (default bf16). GEMM_AB_CONFIG
-// ("tile_m,tile_n,stages,cluster_m,ping_pong", e.g. "64,256,5,2,1") runs that variant instead of
-// the heuristic's choice (both builds must have it). After timing, each shape is checked: ours
+// ("tile_m,tile_n,stages,cluster_m,ping_pong[,stream_k]", e.g. "64,256,5,2,1") runs that variant
+// instead of the heuristic's choice (both builds must have it), unsplit, or with stream-K where the
+// sixth field is 1. After timing, each shape is checked: ours
 // against cuBLAS's D from the same inputs, max |ours - cuBLAS| over max |cuBLAS| printed as "check"
 // (a wrong variant shows up here long before a sweep would notice). GEMM_AB_SETS (default 1) times
 // each shape over that many buffer sets, each placed after a spacer of a different size (so the
@@ -158,12 +159,14 @@ int main(int argc, char** argv) {
   }
   kernels::GemmSm90Config config{};
   if (const char* c = std::getenv("GEMM_AB_CONFIG"); c != nullptr && *c != 0) {
-    int pp = 0;
-    if (std::sscanf(c, "%d,%d,%d,%d,%d", &config.tile_m, &config.tile_n, &config.stages, &config.cluster_m, &pp) != 5) {
-      std::fprintf(stderr, "ERROR: GEMM_AB_CONFIG: expected tile_m,tile_n,stages,cluster_m,ping_pong, got '%s'\n", c);
+    int pp = 0, sk = 0;
+    const int got = std::sscanf(c, "%d,%d,%d,%d,%d,%d", &config.tile_m, &config.tile_n, &config.stages, &config.cluster_m, &pp, &sk);
+    if (got != 5 && got != 6) {
+      std::fprintf(stderr, "ERROR: GEMM_AB_CONFIG: expected tile_m,tile_n,stages,cluster_m,ping_pong[,stream_k], got '%s'\n", c);
       return 1;
     }
     config.ping_pong = pp != 0;
+    config.stream_k = sk != 0;
   }
   const char* out = std::getenv("GEMM_AB_OUT");
   const bool f32_out = out != nullptr && std::string(out) == "f32";

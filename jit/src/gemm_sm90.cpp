@@ -169,6 +169,7 @@ Expected<GemmSm90Launch, JitError> gemm_sm90_launch_setup(LoadedKernel& kernel, 
   p.tile_counters = nullptr;
   p.split_from = 0;
   p.c_in_ring = 0;
+  p.stream_ranges = 0;
   p.epilogue = {a.d, a.c, a.ldd, a.batch_stride_d, a.ldc, a.batch_stride_c, a.m, a.n, a.alpha, a.beta};
 
   // Persistent grid: as many clusters as fit at once, never more than there are cluster tiles

@@ -67,7 +67,7 @@ TEST(GemmHeuristic, TailSplitPlan) {
   // The scheduler's units: 132 whole tiles, then 12 x 3 (tile, split) pairs in tile order.
   GemmTileScheduler<128, 128, 1> scheduler(128 * 12, 128 * 12, 1);  // 144 tiles
   scheduler.split_from = 132;
-  EXPECT_EQ(scheduler.units(3), 132 + 12 * 3);
+  EXPECT_EQ(scheduler.units(3, 32), 132 + 12 * 3);
   const GemmWork whole = scheduler.work(131, 0, 3, 32);
   EXPECT_EQ(whole.splits, 1);
   EXPECT_EQ(whole.k_end - whole.k_begin, 32);
@@ -213,3 +213,20 @@ TEST(GemmHeuristic, LauncherKeepsTheChosenSplit) {
 }
 
 }  // namespace
+
+// Stream-K's plan: the tail's k-blocks over every cluster, ranges of at least 4 k-blocks; none
+// where the waves are full or each range would hold a whole tile anyway.
+TEST(GemmHeuristic, StreamKPlanEvensOutTheTail) {
+  const GemmSplitPlan all = gemm_sm90_stream_plan(96, 4096, 132);  // 256 x 1536 in 64 x 64 tiles
+  EXPECT_EQ(all.split_from, 0);
+  EXPECT_EQ(all.stream_ranges, 132);
+  EXPECT_EQ(all.splits, (GemmStreamK{96 * 64, 132, 64}.pieces_per_tile()));
+  EXPECT_EQ(all.splits, 3);  // ranges of 46-47 k-blocks cut a 64-block tile at most twice
+  const GemmSplitPlan tail = gemm_sm90_stream_plan(144, 3000, 66);  // 3000^3 in 256 x 256 cluster tiles
+  EXPECT_EQ(tail.split_from, 132);
+  EXPECT_EQ(tail.stream_ranges, 66);
+  EXPECT_EQ(gemm_sm90_stream_plan(132, 4096, 132).stream_ranges, 0);  // whole waves
+  EXPECT_EQ(gemm_sm90_stream_plan(130, 256, 132).stream_ranges, 0);   // 4 k-blocks a tile: a range per tile at best
+  EXPECT_EQ(gemm_sm90_stream_plan(10, 256, 132).stream_ranges, 0);    // 40 k-blocks make 10 ranges: one per tile
+  EXPECT_EQ(gemm_sm90_stream_plan(10, 1024, 132).stream_ranges, 40);  // 160 k-blocks: 40 ranges of 4
+}

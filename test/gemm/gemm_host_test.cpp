@@ -4,8 +4,10 @@
 #include <cute_dsl/kernels/gemm_tile_scheduler.hpp>
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 #include <tuple>
+#include <vector>
 
 namespace {
 
@@ -102,7 +104,7 @@ TEST(GemmTileScheduler, SplitKUnitsCoverEveryKBlockOnce) {
         s.split_from = split_from;
         const int whole = splits > 1 ? std::min(split_from, s.cluster_tiles()) : s.cluster_tiles();
         std::set<std::tuple<int, int, int, int>> seen;  // (m, n, batch, k-block)
-        for (int u = 0; u < s.units(splits); ++u) {
+        for (int u = 0; u < s.units(splits, k_tiles); ++u) {
           const auto w = s.work(u, 0, splits, k_tiles);
           if (u < whole) {
             EXPECT_EQ(w.splits, 1);
@@ -120,5 +122,66 @@ TEST(GemmTileScheduler, SplitKUnitsCoverEveryKBlockOnce) {
         }
         EXPECT_EQ(int(seen.size()), s.cluster_tiles() * k_tiles);
       }
+}
+}  // namespace
+
+namespace {
+// Stream-K: every (tile, k-block) of the streamed tiles exactly once; each cluster's range
+// (units v with v % clusters == its index) holds almost the same number of k-blocks (they differ
+// by at most one), its pieces in k order; a tile's pieces carry split indices 0..splits-1 in k
+// order and the same `splits`, never more than the workspace's slots; tiles before split_from whole.
+TEST(GemmTileScheduler, StreamKRangesCoverEveryKBlockOnceEvenly) {
+  using cute_dsl::kernels::GemmStreamK;
+  for (int split_from : {0, 3, 9})
+    for (int clusters : {1, 4, 7, 66})
+      for (int ranges_less : {0, 1, 3})
+        for (int k_tiles : {1, 5, 16, 47}) {
+          GemmTileScheduler<64, 64, 1> s(100, 300, 2);  // 2 x 5 tiles x 2 batches = 20 cluster tiles
+          s.split_from = split_from;
+          s.clusters = clusters;
+          const int streamed = s.cluster_tiles() - split_from;
+          s.stream_ranges = std::max(1, std::min<int>(clusters - ranges_less, streamed * k_tiles));
+          const int splits = 2;  // marks the split path
+          ASSERT_TRUE(s.streams(splits));
+          const GemmStreamK sk = s.stream_k(splits, k_tiles);
+          std::set<std::tuple<int, int, int, int>> seen;  // (m, n, batch, k-block)
+          std::vector<long long> per_range(clusters, 0);
+          std::vector<int> last_k(clusters, -1), last_tile(clusters, -1);
+          std::map<int, std::vector<std::tuple<int, int, int>>> pieces;  // tile -> (k_begin, split, splits)
+          for (int u = 0; u < s.units(splits, k_tiles); ++u) {
+            const auto w = s.work(u, 0, splits, k_tiles);
+            if (u < split_from) {
+              EXPECT_EQ(w.splits, 1);
+              EXPECT_EQ(w.k_end - w.k_begin, k_tiles);
+            } else if (w.splits > 0) {
+              const int g = (u - split_from) % clusters;
+              EXPECT_LT(g, s.stream_ranges);
+              EXPECT_LT(w.k_begin, w.k_end);
+              EXPECT_LE(w.splits, w.slots);
+              EXPECT_EQ(w.slots, sk.pieces_per_tile());
+              EXPECT_LE((u - split_from) / clusters, sk.pieces_per_range() - 1);
+              // Pieces of a range in order: later tiles, or later k-blocks of the same one.
+              EXPECT_TRUE(w.tile_index > last_tile[g] || (w.tile_index == last_tile[g] && w.k_begin >= last_k[g]));
+              last_tile[g] = w.tile_index, last_k[g] = w.k_end;
+              per_range[g] += w.k_end - w.k_begin;
+              pieces[w.tile_index].push_back({w.k_begin, w.split, w.splits});
+            }
+            if (w.splits == 0) continue;
+            for (int k = w.k_begin; k < w.k_end; ++k)
+              EXPECT_TRUE(seen.insert({w.tile.m_block, w.tile.n_block, w.tile.batch, k}).second);
+          }
+          EXPECT_EQ(int(seen.size()), s.cluster_tiles() * k_tiles);
+          const long long shortest = sk.shortest();
+          for (int g = 0; g < clusters; ++g)
+            if (g < s.stream_ranges) EXPECT_TRUE(per_range[g] == shortest || per_range[g] == shortest + 1) << g;
+            else EXPECT_EQ(per_range[g], 0);
+          for (auto& [tile, list] : pieces) {
+            std::sort(list.begin(), list.end());
+            for (int i = 0; i < int(list.size()); ++i) {
+              EXPECT_EQ(std::get<1>(list[i]), i) << tile;
+              EXPECT_EQ(std::get<2>(list[i]), int(list.size())) << tile;
+            }
+          }
+        }
 }
 }  // namespace

@@ -53,7 +53,7 @@ void run_case(const Case& c, GemmSm90Config config) {
   SCOPED_TRACE("M=" + std::to_string(c.m) + " N=" + std::to_string(c.n) + " K=" + std::to_string(c.k) +
                " L=" + std::to_string(c.l) + " config=" + std::to_string(config.tile_n) + "/" +
                std::to_string(config.stages) + "/" + std::to_string(config.cluster_m) +
-               "/tile_m " + std::to_string(config.tile_m) + (config.ping_pong ? " ping-pong" : "") + " " +
+               "/tile_m " + std::to_string(config.tile_m) + (config.ping_pong ? " ping-pong" : "") + (config.stream_k ? " stream-K" : "") + " " +
                major_name(MajorA, MajorB) + " seed=" + std::to_string(seed));
   constexpr bool a_k = MajorA == GmmaMajor::K, b_k = MajorB == GmmaMajor::K;
   // TMA needs 16-byte strides: the contiguous extent rounded up to 8 elements (a ragged K of a

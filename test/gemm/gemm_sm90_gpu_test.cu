@@ -183,6 +183,38 @@ TEST(GemmSm90, SharedSplitReductionMatchesTheReference) {
   run_case<__nv_bfloat16, __nv_bfloat16>({256, 376, 8192, 1, 1.f, 0.f}, {128, 6, 2, false, 128, 8});
 }
 
+// Stream-K (GemmSm90Config::stream_k, gemm_tile_scheduler.hpp): the tail's k-blocks cut into one
+// range per cluster, a tile's pieces summed by the last to arrive. 96 tiles of 64 x 64 over every
+// cluster (3 pieces a tile at most; f32 D); clustered 128 x 256 tiles with a 2-tile tail, ragged
+// M; few 128 x 128 tiles cut into 5-6 pieces each, batched, beta reading C in the epilogue; 64-row
+// tiles of 128 columns -- each twice: the launches share the workspace, whose counters must come
+// back to zero. The ranges depend on the device's cluster count; the results may not.
+TEST(GemmSm90, StreamKMatchesTheReference) {
+  CUTE_DSL_REQUIRE_GPU(90);
+  int sms = 0;
+  CUTE_DSL_TEST_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const auto streamed = [](GemmSm90Config c) {
+    c.stream_k = true;
+    return c;
+  };
+  // Each case does stream (on this device's SM count; the launcher's cluster count may be lower).
+  for (auto [shape, c] : {std::pair{GemmShape{256, 1536, 4096, 1}, streamed({64, 12, 1, false, 64})},
+                          std::pair{GemmShape{4300, 1024, 2560, 1}, streamed({256, 4, 2, false, 128})},
+                          std::pair{GemmShape{300, 520, 2000, 2}, streamed({128, 6, 1, false, 128})},
+                          std::pair{GemmShape{200, 1000, 3000, 1}, streamed({128, 8, 1, false, 64})}})
+    EXPECT_GT(gemm_sm90_plan_splits(shape, c, sms).stream_ranges, 0) << shape.m << "x" << shape.n << "x" << shape.k;
+  // First a split of one tile: the shared workspace then holds partial sums right after the
+  // counter block, where a layout sized by the split tile count would put the next launch's
+  // counters (96 tiles: tiles 64-95 never finished before the block had a fixed size).
+  run_case<__nv_bfloat16, float>({128, 128, 4096, 1, 1.f, 0.f}, {128, 6, 1, false, 128, 3});
+  for (int twice = 0; twice < 2; ++twice) {
+    run_case<__nv_bfloat16, float>({256, 1536, 4096, 1, 1.f, 0.f}, streamed({64, 12, 1, false, 64}));
+    run_case<__nv_bfloat16, __nv_bfloat16>({4300, 1024, 2560, 1, 0.5f, 0.f}, streamed({256, 4, 2, false, 128}));
+    run_case<__nv_bfloat16, float>({300, 520, 2000, 2, 0.5f, -1.5f, 8}, streamed({128, 6, 1, false, 128}));
+    run_case<__nv_bfloat16, __nv_bfloat16>({200, 1000, 3000, 1, 1.f, 0.f}, streamed({128, 8, 1, false, 64}));
+  }
+}
+
 // Decode through the stream model's choices (kernels/gemm_sm90_heuristic.hpp): 64-row tiles split
 // 4 ways at M = 1 and at M = 64, batched and ragged, and 7 splits of one tile -- a group of 4
 // partials read back, then a group of 3 (the 4th slot past the last split is never read).

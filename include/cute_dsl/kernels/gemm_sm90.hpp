@@ -92,6 +92,10 @@ struct GemmSm90Params {
   // instead of reading C in the epilogue (load_ring_c). Zero (the JIT's exported launch helper
   // zeroes the whole block): C from memory in the epilogue.
   int c_in_ring;
+  // Stream-K (gemm_tile_scheduler.hpp): the split tiles streamed over this many ranges, one per
+  // cluster of the grid at most (0: split-K as `splits` says). With it `splits` > 1 and the
+  // workspace holds GemmStreamK::pieces_per_tile() slots per split tile. Zero from the JIT.
+  int stream_ranges;
 };
 
 }  // namespace cute_dsl::kernels
@@ -258,7 +262,7 @@ CUTE_DSL_DEVICE bool reduce_split(Acc& acc, Crd const& crd, float* partials, int
   constexpr int kValues = int(decltype(size(acc))::value);
   constexpr long long kSlot = (long long)kValues * Threads;
   const int splits = w.splits;
-  float* tile_partials = partials + (long long)slot * splits * kSlot;
+  float* tile_partials = partials + (long long)slot * w.slots * kSlot;
   float* mine = tile_partials + w.split * kSlot;
   CUTE_DSL_UNROLL
   for (int v = 0; v < kValues; ++v)
@@ -683,9 +687,13 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
   // beta's C through the ring (load_ring_c): a split tile's units would each add it, so never with splits.
   constexpr bool kRingC = CThroughRing && is_same_v<Fusion, NoFusion> && kTakesRingC<TD, TileM, TileN, PingPong, TmaLoads, TransposeD>;
   [[maybe_unused]] const bool ring_c = kRingC && p.c_in_ring != 0 && splits == 1;
-  scheduler.split_from = p.split_from;
-  const int tiles = scheduler.units(splits);        // units of work: (tile, split)
   const int first = blockIdx.x / ClusterM, step = gridDim.x / ClusterM;
+  scheduler.split_from = p.split_from;
+  scheduler.stream_ranges = SplitK ? p.stream_ranges : 0;
+  scheduler.clusters = step;
+  // @pre stream_ranges <= the grid's clusters: a range past them would never run (its tiles never summed)
+  if (SplitK && p.stream_ranges > step) __trap();
+  const int tiles = scheduler.units(splits, k_tiles);  // units of work: (tile, split or stream piece)
 
   if (warpgroup == 0) {
     // ---- producer ------------------------------------------------------------------------------
@@ -704,6 +712,7 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
         [[maybe_unused]] auto ready_state = pipeline::make_consumer_start_state<2>();
         for (int t = first; t < tiles; t += step) {
           const GemmWork work = scheduler.work(t, cta_rank, splits, k_tiles);
+          if (work.splits == 0) continue;  // an empty stream-K unit
           const GemmTile tile = work.tile;
           if constexpr (kGated) epilogue::wait_for_tile_rows(fusion, tile.m_block, TileM);  // its rows of A have arrived
           if constexpr (kRingSources)
@@ -744,7 +753,7 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
       };
       for (int t = first; t < tiles; t += step) {
         const GemmWork work = scheduler.work(t, cta_rank, splits, k_tiles);
-        const GemmTile tile = work.tile;
+        const GemmTile tile = work.tile;  // (an empty stream-K unit: no k-blocks)
         for (int kt = work.k_begin; kt < work.k_end; ++kt, ++state) {
           ring.producer_acquire(state);
           const int s = int(state.index());
@@ -809,6 +818,10 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
     int turn = 0, my_tiles = 0;
     for (int t = first; t < tiles; t += step, ++turn) {
       const GemmWork work = scheduler.work(t, cta_rank, splits, k_tiles);
+      if (work.splits == 0) {  // an empty stream-K unit: no stages, no tile, no turn
+        if constexpr (PingPong) --turn;
+        continue;
+      }
       const int work_k_tiles = work.k_end - work.k_begin;
       if (PingPong && turn % 2 != consumer) {  // the other warpgroup's tile: skip its stages
         state.advance(work_k_tiles);
@@ -853,7 +866,9 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
         constexpr int kGroup = PingPong ? 128 : 256;  // the threads that computed this unit
         const unsigned barrier = PingPong ? 2u + unsigned(consumer) : 1u;
         const int group_thread = PingPong ? thread_in_wg : int(threadIdx.x) - 128;
-        const bool shared = gemm_sm90_shares_split_reduction(TileM, PingPong, work.splits, p.epilogue.m - tile.m_block >= TileM);
+        // (Stream-K's pieces never wait for each other: a range's later pieces come after its earlier ones.)
+        const bool shared = !scheduler.streams(splits) &&
+                            gemm_sm90_shares_split_reduction(TileM, PingPong, work.splits, p.epilogue.m - tile.m_block >= TileM);
         if (!reduce_split<kGroup>(acc, tCcC, p.partials, p.tile_counters, work.tile_index * ClusterM + cta_rank, work,
                                   p.epilogue.m - tile.m_block, group_thread, barrier, smem.last_split[PingPong ? consumer : 0], shared))
           continue;  // another split of this tile finishes it

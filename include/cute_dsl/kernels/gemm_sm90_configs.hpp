@@ -21,6 +21,18 @@ struct GemmSm90Config {
   // heuristic swaps M <= 16): a stage then holds 128 rows of B and 16 of A instead of 64 rows of A
   // that are mostly zeros. Plain GEMMs over a K-major A only (gemm_sm90_config_supports).
   bool swap_ab = false;
+  // Stream-K over the tiles the full waves leave (gemm_tile_scheduler.hpp) instead of split-K:
+  // set by the heuristic where its model says so; asked for explicitly, taken wherever it can even
+  // out a partial wave.
+  bool stream_k = false;
+};
+
+// What a launch asks of the split: at most `splits` K ranges per split tile (<= 1: none), or
+// stream-K (gemm_tile_scheduler.hpp) where `stream_k`. From an int: split-K alone.
+struct GemmSplitAsk {
+  int splits = 1;
+  bool stream_k = false;
+  constexpr GemmSplitAsk(int splits_ = 1, bool stream_k_ = false) : splits(splits_), stream_k(stream_k_) {}
 };
 
 // The variants. Each uses 192 KiB of ring (tile size x stages traded against each other; the

@@ -15,10 +15,12 @@
 
 #if CUTE_DSL_HOST_ONLY_CODE
 
+#include <algorithm>
 #include <cmath>
 
 #include "cute_dsl/arch/sm90/wgmma.hpp"
 #include "cute_dsl/kernels/gemm_sm90_configs.hpp"
+#include "cute_dsl/kernels/gemm_tile_scheduler.hpp"
 
 namespace cute_dsl::kernels {
 
@@ -70,9 +72,24 @@ inline constexpr double kGemmSharedSplitReads = 3.0;
 // long (gemm_sm90_heuristic): 64 k-blocks.
 inline constexpr int kGemmClusteredSplitMinK = 4096;
 struct GemmSplitPlan {
-  int splits = 1;            // ranges per split tile (1: none)
+  int splits = 1;            // ranges per split tile (1: none); stream-K: workspace slots per tile
   long long split_from = 0;  // the first split tile (tiles before it run whole)
+  int stream_ranges = 0;     // stream-K's ranges (0: split-K)
 };
+// Stream-K (gemm_tile_scheduler.hpp) over the tiles the full waves leave, on `clusters` clusters:
+// their k-blocks cut into one range per cluster, each at least kGemmStreamMinBlocks long. None
+// where the waves are full or a range would hold a whole tile or more (nothing to even out).
+inline constexpr long long kGemmStreamMinBlocks = 4;
+inline GemmSplitPlan gemm_sm90_stream_plan(long long tiles, int k, long long clusters) {
+  GemmSplitPlan plan{1, tiles};
+  if (tiles < 1 || clusters < 2) return plan;
+  const long long tail = tiles % clusters, k_tiles = (k + 63) / 64;
+  const long long ranges = std::min(clusters, tail * k_tiles / kGemmStreamMinBlocks);
+  if (tail == 0 || ranges <= tail) return plan;
+  const GemmStreamK sk{tail * k_tiles, int(ranges), int(k_tiles)};
+  plan.splits = sk.pieces_per_tile(), plan.split_from = tiles - tail, plan.stream_ranges = int(ranges);
+  return plan;
+}
 // The time of a split tile, in tiles' time; `rows`: the fraction of the tile's rows in the output.
 inline double gemm_sm90_split_tile_time(int splits, int k, double rows = 1.0, bool shared = false) {
   const double reads = shared && gemm_sm90_shares_split_reduction(128, false, splits, rows >= 1.0) ? kGemmSharedSplitReads : splits;
@@ -194,6 +211,9 @@ inline GemmSplitPlan gemm_sm90_plan_splits(GemmShape s, GemmSm90Config c, int sm
   // where the tile-time model's did not (H100, 2026-11-27: 1 x 1536 x 4096 4 splits 13.7 us
   // against 11 splits 14.0-14.1; 1 and 16 x 6144 x 4096 whole 28.5-28.8 against 2 splits 30.6-30.9;
   // bench/results/gemm_swapped_splits_h100_2026-11-27.txt).
+  if (c.stream_k && !c.ping_pong) {  // asked for (the heuristic's choice, or explicitly)
+    if (const GemmSplitPlan plan = gemm_sm90_stream_plan(tiles, s.k, sm_count / cluster); plan.stream_ranges > 0) return plan;
+  }
   const bool swapped_view = c.tile_n < 64;
   if ((gemm_sm90_streams_b(s) || swapped_view) && tiles * 2 <= sm_count / cluster) {
     const int splits = gemm_sm90_stream_splits(s, c, sm_count, max_splits);

@@ -51,8 +51,8 @@ struct GemmSm90Arguments {
   float alpha = 1.f, beta = 0.f;
   GmmaMajor major_a = GmmaMajor::K;  // which dimension of A (M x K) is contiguous
   GmmaMajor major_b = GmmaMajor::K;  // which dimension of B (N x K) is contiguous
-  // Split-K's workspace (gemm_sm90_workspace_bytes; its first bytes zeroed once, the kernel keeps
-  // them zeroed). Null: one workspace per device, grown on demand and shared, so GEMMs that split
+  // Split-K's workspace (gemm_sm90_workspace_bytes; its first kGemmSplitCounterBytes zeroed once,
+  // the kernel keeps them zeroed). Null: one workspace per device, grown on demand and shared, so GEMMs that split
   // K and run CONCURRENTLY on several streams must each pass their own.
   void* workspace = nullptr;
   std::size_t workspace_bytes = 0;
@@ -172,10 +172,15 @@ GlobalBox<void> gemm_operand_box(const TA* p, GmmaMajor major, int rows, int k, 
   return major == GmmaMajor::K ? GlobalBox<void>{p, {k, rows, l}, {ld, batch_stride}} : GlobalBox<void>{p, {rows, k, l}, {ld, batch_stride}};
 }
 
-// Split-K's workspace layout: one counter per cluster tile (256-byte rounded), then the partial sums.
-inline std::size_t gemm_sm90_counter_bytes(long long tiles) { return std::size_t((tiles * 4 + 255) / 256 * 256); }
+// Split-K's workspace layout: kGemmSplitCounters counters (one per split CTA tile), then the
+// partial sums. The counter block has the same size in every launch: a workspace reused by a
+// launch with more split tiles than the last must not find its counters where the last one left
+// partial sums (a 96-tile stream-K launch after a 12-tile split one never finished tiles 64-95:
+// their counters started from the old partials). Launches with more split tiles run unsplit.
+inline constexpr long long kGemmSplitCounters = 4096;
+inline constexpr std::size_t kGemmSplitCounterBytes = std::size_t(kGemmSplitCounters) * 4;
 inline std::size_t gemm_sm90_workspace_bytes(long long tiles, int splits, int tile_m, int tile_n) {
-  return splits <= 1 ? 0 : gemm_sm90_counter_bytes(tiles) + std::size_t(tiles) * splits * tile_m * tile_n * 4;
+  return splits <= 1 ? 0 : kGemmSplitCounterBytes + std::size_t(tiles) * splits * tile_m * tile_n * 4;
 }
 
 // The device's shared split-K workspace, at least `bytes` (counters zeroed).
@@ -188,7 +193,8 @@ inline cudaError_t gemm_sm90_device_workspace(int device, std::size_t bytes, voi
 // kernel stores its D^T into the user's row-major D.
 template <class TA, class TD, GmmaMajor MajorA, GmmaMajor MajorB, int TileN, int Stages, int ClusterM, bool PingPong = false,
           int TileM = gemm_sm90_impl::kTileM, bool TmaLoads = true, class Fusion = gemm_sm90_impl::NoFusion, bool TransposeD = false>
-cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t stream, int splits = 1, const Fusion& fusion = {}) {
+cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t stream, GemmSplitAsk ask = {}, const Fusion& fusion = {}) {
+  const int splits = ask.splits;
   constexpr bool kPlain = std::is_same_v<Fusion, gemm_sm90_impl::NoFusion>;
   auto* kernel = [] {
     if constexpr (kPlain) return &gemm_sm90_kernel<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM, TmaLoads, TransposeD>;
@@ -271,10 +277,14 @@ cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t st
   // this device's clusters leave room for it -- the same plan the heuristic chose by
   // (gemm_sm90_plan_splits: decode by the stream model, the rest by gemm_sm90_split_plan).
   // (Swapped: `s` is already the kernel's N x M view, so the plan asks without the flag.)
-  GemmSplitPlan plan =
-      gemm_sm90_plan_splits(s, GemmSm90Config{TileN, Stages, ClusterM, PingPong, TileM}, max_clusters * ClusterM, splits > 1 ? splits : 1);
+  // Stream-K where asked (the heuristic's choice, or explicitly): plain cooperative kernels only.
+  GemmSm90Config planned{TileN, Stages, ClusterM, PingPong, TileM};
+  planned.stream_k = ask.stream_k && kPlain && !PingPong;
+  GemmSplitPlan plan = gemm_sm90_plan_splits(s, planned, max_clusters * ClusterM, splits > 1 ? splits : 1);
   if constexpr (epilogue::RoutesTiles<Fusion>) plan = GemmSplitPlan{1, tiles.cluster_tiles()};  // a routed tile leaves whole, once
-  p.splits = plan.splits, p.split_from = int(plan.split_from);
+  if (plan.splits > 1 && (tiles.cluster_tiles() - plan.split_from) * ClusterM > kGemmSplitCounters)
+    plan = GemmSplitPlan{1, tiles.cluster_tiles()};  // more split tiles than counters (never planned: at most ~2 per SM)
+  p.splits = plan.splits, p.split_from = int(plan.split_from), p.stream_ranges = plan.stream_ranges;
   p.partials = nullptr, p.tile_counters = nullptr;
   p.c_in_ring = 0;
   if constexpr (kPlain && gemm_sm90_impl::kTakesRingC<TD, TileM, TileN, PingPong, TmaLoads, TransposeD>) {
@@ -289,7 +299,7 @@ cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t st
   }
   if (p.splits > 1) {
     const long long split_tiles = (tiles.cluster_tiles() - plan.split_from) * ClusterM;  // CTA tiles
-    const std::size_t counters = gemm_sm90_counter_bytes(split_tiles);
+    const std::size_t counters = kGemmSplitCounterBytes;
     const std::size_t need = gemm_sm90_workspace_bytes(split_tiles, p.splits, TileM, TileN);
     void* ws = a.workspace;
     if (ws == nullptr) {
@@ -302,7 +312,9 @@ cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t st
   }
   GemmTileScheduler<TileM, TileN, ClusterM> units_of = tiles;
   units_of.split_from = p.split_from;
-  const int units = units_of.units(p.splits);
+  units_of.stream_ranges = p.stream_ranges;
+  units_of.clusters = max_clusters;  // stream-K's units: pieces per range x the grid's clusters (all of them)
+  const int units = units_of.units(p.splits, (s.k + 63) / 64);
   int clusters = units < max_clusters ? units : max_clusters;
   if constexpr (requires { fusion.max_ctas; }) {  // fewer CTAs: at most max_ctas (tests that share one GPU among simulated ranks)
     if (fusion.max_ctas > 0 && clusters * ClusterM > fusion.max_ctas) clusters = fusion.max_ctas / ClusterM > 0 ? fusion.max_ctas / ClusterM : 1;
@@ -328,8 +340,8 @@ cudaError_t gemm_sm90_variant(const GemmSm90Arguments<TA, TD>& args, cudaStream_
     bool did = false;
     if (cudaError_t err = gemm_sm90_stage_operands(args, stream, staged, did); err != cudaSuccess) return err;
     if (did) return gemm_sm90_variant<TA, TD, MajorA, MajorB>(staged, stream, config, fusion);
-    if (config.tile_m == 64) return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 8, 1, false, 64, false, Fusion>(args, stream, config.splits, fusion);
-    return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 1, false, 128, false, Fusion>(args, stream, config.splits, fusion);
+    if (config.tile_m == 64) return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 8, 1, false, 64, false, Fusion>(args, stream, GemmSplitAsk{config.splits, config.stream_k}, fusion);
+    return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 1, false, 128, false, Fusion>(args, stream, GemmSplitAsk{config.splits, config.stream_k}, fusion);
   }
   if (config.swap_ab) {  // D^T = B A^T: the kernel's A is B, its B is A (K-major: checked above)
     if constexpr (!std::is_same_v<Fusion, gemm_sm90_impl::NoFusion> || MajorA != GmmaMajor::K) {
@@ -340,7 +352,7 @@ cudaError_t gemm_sm90_variant(const GemmSm90Arguments<TA, TD>& args, cudaStream_
       t.a = args.b, t.lda = args.ldb, t.batch_stride_a = args.batch_stride_b, t.major_a = args.major_b;
       t.b = args.a, t.ldb = args.lda, t.batch_stride_b = args.batch_stride_a, t.major_b = args.major_a;
       switch (config.tile_m == 128 && config.cluster_m == 1 && !config.ping_pong ? config.tile_n * 100 + config.stages : 0) {
-        case 1610: return detail::gemm_sm90_launch<TA, TD, MajorB, MajorA, 16, 10, 1, false, 128, true, Fusion, true>(t, stream, config.splits);
+        case 1610: return detail::gemm_sm90_launch<TA, TD, MajorB, MajorA, 16, 10, 1, false, 128, true, Fusion, true>(t, stream, GemmSplitAsk{config.splits, config.stream_k});
         default: return cudaErrorInvalidValue;
       }
     }
@@ -348,19 +360,19 @@ cudaError_t gemm_sm90_variant(const GemmSm90Arguments<TA, TD>& args, cudaStream_
   const int key = config.tile_m * 1000000 + (config.ping_pong ? 100000 : 0) + config.tile_n * 100 + config.stages * 10 +
                   config.cluster_m;
   switch (key) {
-    case 128025642: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 256, 4, 2, false, 128, true, Fusion>(args, stream, config.splits, fusion);
-    case 128025641: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 256, 4, 1, false, 128, true, Fusion>(args, stream, config.splits, fusion);
-    case 128019241: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 192, 4, 1, false, 128, true, Fusion>(args, stream, config.splits, fusion);
-    case 128012862: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 2, false, 128, true, Fusion>(args, stream, config.splits, fusion);
-    case 128012861: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 1, false, 128, true, Fusion>(args, stream, config.splits, fusion);
-    case 128006481: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 64, 8, 1, false, 128, true, Fusion>(args, stream, config.splits, fusion);
+    case 128025642: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 256, 4, 2, false, 128, true, Fusion>(args, stream, GemmSplitAsk{config.splits, config.stream_k}, fusion);
+    case 128025641: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 256, 4, 1, false, 128, true, Fusion>(args, stream, GemmSplitAsk{config.splits, config.stream_k}, fusion);
+    case 128019241: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 192, 4, 1, false, 128, true, Fusion>(args, stream, GemmSplitAsk{config.splits, config.stream_k}, fusion);
+    case 128012862: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 2, false, 128, true, Fusion>(args, stream, GemmSplitAsk{config.splits, config.stream_k}, fusion);
+    case 128012861: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 1, false, 128, true, Fusion>(args, stream, GemmSplitAsk{config.splits, config.stream_k}, fusion);
+    case 128006481: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 64, 8, 1, false, 128, true, Fusion>(args, stream, GemmSplitAsk{config.splits, config.stream_k}, fusion);
     case 128112862:
       if constexpr (epilogue::RoutesTiles<Fusion>) return cudaErrorInvalidValue;  // tile routing: cooperative variants only
-      else return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 2, true, 128, true, Fusion>(args, stream, config.splits, fusion);
+      else return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 2, true, 128, true, Fusion>(args, stream, GemmSplitAsk{config.splits, config.stream_k}, fusion);
     case 64006521:  // (not for MN-major B: gemm_sm90_config_supports refused it above)
-      if constexpr (MajorB == GmmaMajor::K) return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 64, 12, 1, false, 64, true, Fusion>(args, stream, config.splits, fusion);
+      if constexpr (MajorB == GmmaMajor::K) return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 64, 12, 1, false, 64, true, Fusion>(args, stream, GemmSplitAsk{config.splits, config.stream_k}, fusion);
       else return cudaErrorInvalidValue;
-    case 64012881: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 8, 1, false, 64, true, Fusion>(args, stream, config.splits, fusion);
+    case 64012881: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 8, 1, false, 64, true, Fusion>(args, stream, GemmSplitAsk{config.splits, config.stream_k}, fusion);
     default: return cudaErrorInvalidValue;
   }
 }

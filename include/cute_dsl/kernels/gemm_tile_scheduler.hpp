@@ -18,6 +18,18 @@
 // the tiles of the last, partial wave ("tail"), which would otherwise leave most SMs idle while
 // a few finish: a 2.2-wave GEMM runs ~2.2 waves instead of 3.
 //
+// Stream-K: with `stream_ranges` > 0 the cluster tiles from `split_from` on are not cut into equal
+// splits but streamed: their k-blocks, tile after tile, form one sequence cut into stream_ranges
+// contiguous ranges of (almost) equal length, one per cluster of the grid, so that every cluster
+// does the same work however the tiles fall on the SMs (96 tiles on 132 SMs: 0.73 of a tile each
+// instead of a whole tile on 96 and nothing on 36). A range holds the end of one tile, maybe whole
+// tiles, and the start of another; each piece of a tile is a unit, and a tile's pieces meet in the
+// split-K workspace like splits do (GemmStreamK below). Units: the whole tiles first, then
+// `pieces` units per cluster (unit u >= split_from is piece (u - split_from) / clusters of range
+// (u - split_from) % clusters), clusters = the grid's, so that each cluster runs its own range's
+// pieces in order; a range with fewer pieces, or a cluster past stream_ranges, gets empty units
+// (GemmWork::splits == 0), which every warp skips.
+//
 // Order (rasterization): consecutive cluster tiles sweep the `kBand` tile columns of a band, row
 // block after row block, down the whole of M; then the next band, then the next batch. The ~66 cluster tiles in flight at
 // once then touch ~kBand columns of B and ~66/kBand row blocks of A instead of one long row of
@@ -64,8 +76,31 @@ struct GemmWork {
   GemmTile tile;
   int tile_index;  // a split tile: its index among the split tiles (its workspace slot)
   int split;
-  int splits;      // of this tile: 1 for a tile that runs whole
+  int splits;      // of this tile: 1 for a tile that runs whole; 0: an empty unit (stream-K), skipped
   int k_begin, k_end;
+  int slots;       // workspace slots per split tile (splits; stream-K: the most pieces a tile has)
+};
+
+// Stream-K's ranges over `tiles` tiles of `k_tiles` k-blocks each, cut into `ranges` ranges: range
+// g is k-blocks [begin(g), begin(g + 1)) of the sequence (tile t's k-block k at t * k_tiles + k).
+// @pre tiles >= 1, k_tiles >= 1, 1 <= ranges <= tiles * k_tiles
+struct GemmStreamK {
+  long long work;  // k-blocks of every streamed tile
+  int ranges;
+  int k_tiles;
+
+  CUTE_DSL_HOST_DEVICE constexpr long long begin(int g) const { return (long long)g * work / ranges; }
+  // The range holding k-block x of the sequence: the g with begin(g) <= x < begin(g + 1).
+  CUTE_DSL_HOST_DEVICE constexpr int range_of(long long x) const { return int(((x + 1) * ranges - 1) / work); }
+  CUTE_DSL_HOST_DEVICE constexpr long long shortest() const { return work / ranges; }
+  // Pieces a range may hold (it spans at most shortest() + 1 k-blocks) and pieces a tile may be
+  // cut into (its k_tiles k-blocks meet ranges of at least shortest()): units per cluster and
+  // workspace slots per tile.
+  CUTE_DSL_HOST_DEVICE constexpr int pieces_per_range() const { return int((shortest() + k_tiles) / k_tiles) + 1; }
+  CUTE_DSL_HOST_DEVICE constexpr int pieces_per_tile() const {
+    const long long len = shortest() > 0 ? shortest() : 1;
+    return int((k_tiles + len - 1) / len) + 1;
+  }
 };
 
 template <int TileM, int TileN, int ClusterM>
@@ -79,6 +114,9 @@ struct GemmTileScheduler {
   // parameters: read from the constant bank at each use, not kept in (or spilled from) registers.
   const GemmRowOrder* rows = nullptr;
   int split_from = 0;  // split-K: the first cluster tile that is split (see above)
+  // Stream-K (see above): ranges (0: split-K as `splits` says) and the grid's clusters.
+  int stream_ranges = 0;
+  int clusters = 1;
 
   CUTE_DSL_HOST_DEVICE constexpr GemmTileScheduler(int m, int n, int l)
       : tiles_m((m + TileM * ClusterM - 1) / (TileM * ClusterM)), tiles_n((n + TileN - 1) / TileN), batches(l) {}
@@ -88,20 +126,41 @@ struct GemmTileScheduler {
   CUTE_DSL_HOST_DEVICE constexpr int first_split(int splits) const {
     return splits <= 1 ? cluster_tiles() : split_from < cluster_tiles() ? split_from : cluster_tiles();
   }
-  CUTE_DSL_HOST_DEVICE constexpr int units(int splits) const {
+  // Whether stream-K runs (`splits` > 1 marks the split path; stream_ranges > 0 picks stream-K).
+  CUTE_DSL_HOST_DEVICE constexpr bool streams(int splits) const { return splits > 1 && stream_ranges > 0; }
+  // @pre streams(splits)
+  CUTE_DSL_HOST_DEVICE constexpr GemmStreamK stream_k(int splits, int k_tiles) const {
+    return {(long long)(cluster_tiles() - first_split(splits)) * k_tiles, stream_ranges, k_tiles};
+  }
+  CUTE_DSL_HOST_DEVICE constexpr int units(int splits, int k_tiles) const {
     const int whole = first_split(splits);
+    if (streams(splits)) return whole + stream_k(splits, k_tiles).pieces_per_range() * clusters;
     return whole + (cluster_tiles() - whole) * (splits > 1 ? splits : 1);
   }
 
   // Unit `u` of a problem with `k_tiles` k-blocks, its split tiles cut into `splits` ranges
-  // (splits <= k_tiles).
+  // (splits <= k_tiles), or streamed (stream_ranges > 0).
   CUTE_DSL_HOST_DEVICE constexpr GemmWork work(int u, int cta_rank, int splits, int k_tiles) const {
     const int whole = first_split(splits);
-    if (u < whole) return {tile(u, cta_rank), 0, 0, 1, 0, k_tiles};
+    if (u < whole) return {tile(u, cta_rank), 0, 0, 1, 0, k_tiles, 1};
+    if (streams(splits)) return stream_piece(u - whole, whole, cta_rank, stream_k(splits, k_tiles));
     const int v = u - whole, slot = v / splits, split = v - slot * splits;
     const int base = k_tiles / splits, extra = k_tiles - base * splits;  // the first `extra` splits get one more
     const int k_begin = split * base + (split < extra ? split : extra);
-    return {tile(whole + slot, cta_rank), slot, split, splits, k_begin, k_begin + base + (split < extra ? 1 : 0)};
+    return {tile(whole + slot, cta_rank), slot, split, splits, k_begin, k_begin + base + (split < extra ? 1 : 0), splits};
+  }
+
+  // Stream unit `v`: piece v / clusters of range v % clusters (empty past its pieces).
+  CUTE_DSL_HOST_DEVICE constexpr GemmWork stream_piece(int v, int whole, int cta_rank, GemmStreamK const& sk) const {
+    const int g = v % clusters, j = v / clusters;
+    const GemmWork empty{GemmTile{0, 0, 0}, 0, 0, 0, 0, 0, 0};
+    if (g >= sk.ranges) return empty;
+    const long long start = sk.begin(g), end = sk.begin(g + 1);
+    const long long t = start / sk.k_tiles + j, t_begin = t * sk.k_tiles, t_end = t_begin + sk.k_tiles;
+    const long long b = start > t_begin ? start : t_begin, e = end < t_end ? end : t_end;
+    if (b >= e) return empty;
+    const int first = sk.range_of(t_begin), last = sk.range_of(t_end - 1);  // the ranges holding this tile
+    return {tile(whole + int(t), cta_rank), int(t), g - first, last - first + 1, int(b - t_begin), int(e - t_begin), sk.pieces_per_tile()};
   }
 
   // Cluster tile `t` as seen by the CTA of rank `cta_rank` in its cluster.
