@@ -32,7 +32,7 @@ struct GemmSm90Config {
 struct GemmSplitAsk {
   int splits = 1;
   bool stream_k = false;
-  constexpr GemmSplitAsk(int splits_ = 1, bool stream_k_ = false) : splits(splits_), stream_k(stream_k_) {}
+  CUTE_DSL_HOST_DEVICE constexpr GemmSplitAsk(int splits_ = 1, bool stream_k_ = false) : splits(splits_), stream_k(stream_k_) {}
 };
 
 // The variants. Each uses 192 KiB of ring (tile size x stages traded against each other; the
