@@ -942,8 +942,9 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
 
 }  // namespace gemm_sm90_impl
 
-// SplitK = false: without the split-K path; CThroughRing = false: without the ring path for C (the
-// JIT's instantiation: see run).
+// SplitK = false: without the split-K path; CThroughRing = false: without the ring path for C (see
+// run). The launcher instantiates three forms -- neither path (also the JIT's), split-K only, ring
+// C only -- and launches the one a launch needs (gemm_sm90_launch.hpp); the defaults keep both.
 template <class TA, class TD, int TileN, int Stages, int ClusterM, bool PingPong = false,
           GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K, int TileM = gemm_sm90_impl::kTileM,
           bool TmaLoads = true, bool TransposeD = false, bool SplitK = true, bool CThroughRing = true>

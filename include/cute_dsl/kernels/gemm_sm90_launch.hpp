@@ -196,8 +196,24 @@ template <class TA, class TD, GmmaMajor MajorA, GmmaMajor MajorB, int TileN, int
 cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t stream, GemmSplitAsk ask = {}, const Fusion& fusion = {}) {
   const int splits = ask.splits;
   constexpr bool kPlain = std::is_same_v<Fusion, gemm_sm90_impl::NoFusion>;
-  auto* kernel = [] {
-    if constexpr (kPlain) return &gemm_sm90_kernel<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM, TmaLoads, TransposeD>;
+  // The plain kernel comes in forms that carry only the paths a launch can take: whole tiles with C
+  // (if any) read in the epilogue, split-K / stream-K, and C through the operand ring (which never
+  // splits). A path compiled in but not taken still costs: after an L2 flush the kernel's code comes
+  // from HBM, and the form with neither path ran 1024^3 in 9.4 us against 11.1 for the one with
+  // both, 256 x 1536 x 4096 17.1 against 19.2, large shapes alike or faster (H100, 2026-11-28,
+  // bench/results/gemm_lean_kernel_h100_2026-11-28.txt).
+  constexpr bool kRingForm = kPlain && gemm_sm90_impl::kTakesRingC<TD, TileM, TileN, PingPong, TmaLoads, TransposeD>;
+  auto* kernel = [] {  // whole tiles (and the fused kernels' only form)
+    if constexpr (kPlain) return &gemm_sm90_kernel<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM, TmaLoads, TransposeD, false, false>;
+    else return &gemm_sm90_fused_kernel<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM, TmaLoads, Fusion>;
+  }();
+  auto* split_kernel = [] {
+    if constexpr (kPlain) return &gemm_sm90_kernel<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM, TmaLoads, TransposeD, true, false>;
+    else return &gemm_sm90_fused_kernel<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM, TmaLoads, Fusion>;
+  }();
+  auto* ring_kernel = [] {
+    if constexpr (kRingForm) return &gemm_sm90_kernel<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM, TmaLoads, TransposeD, false, true>;
+    else if constexpr (kPlain) return &gemm_sm90_kernel<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM, TmaLoads, TransposeD, false, false>;
     else return &gemm_sm90_fused_kernel<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM, TmaLoads, Fusion>;
   }();
   constexpr int kSmem = gemm_sm90_shared_bytes<TA, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM>;
@@ -217,8 +233,8 @@ cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t st
   const bool cached = device_is_cached(device);
   if (!cached || !attr_set[device].load(std::memory_order_acquire)) {
     if ((err = gemm_sm90_check_device(device)) != cudaSuccess) return err;
-    err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem);
-    if (err != cudaSuccess) return err;
+    for (auto* form : {kernel, split_kernel, ring_kernel})
+      if ((err = cudaFuncSetAttribute(form, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem)) != cudaSuccess) return err;
     if (cached) attr_set[device].store(true, std::memory_order_release);
   }
 
@@ -320,8 +336,8 @@ cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t st
     if (fusion.max_ctas > 0 && clusters * ClusterM > fusion.max_ctas) clusters = fusion.max_ctas / ClusterM > 0 ? fusion.max_ctas / ClusterM : 1;
   }
   config.gridDim = dim3(clusters * ClusterM);
-  if constexpr (kPlain) return cudaLaunchKernelEx(&config, kernel, p);
-  else return cudaLaunchKernelEx(&config, kernel, p, fusion);
+  if constexpr (kPlain) return cudaLaunchKernelEx(&config, p.splits > 1 ? split_kernel : p.c_in_ring != 0 ? ring_kernel : kernel, p);
+  else return cudaLaunchKernelEx(&config, p.splits > 1 ? split_kernel : kernel, p, fusion);
 }
 
 }  // namespace detail
