@@ -28,11 +28,14 @@ struct GemmSm90Config {
 };
 
 // What a launch asks of the split: at most `splits` K ranges per split tile (<= 1: none), or
-// stream-K (gemm_tile_scheduler.hpp) where `stream_k`. From an int: split-K alone.
+// stream-K (gemm_tile_scheduler.hpp) where `stream_k`. From an int: split-K alone; from a
+// configuration: its split and stream-K fields.
 struct GemmSplitAsk {
   int splits = 1;
   bool stream_k = false;
   CUTE_DSL_HOST_DEVICE constexpr GemmSplitAsk(int splits_ = 1, bool stream_k_ = false) : splits(splits_), stream_k(stream_k_) {}
+  // What a chosen configuration asks.
+  CUTE_DSL_HOST_DEVICE constexpr explicit GemmSplitAsk(const GemmSm90Config& c) : splits(c.splits), stream_k(c.stream_k) {}
 };
 
 // The variants. Each uses 192 KiB of ring (tile size x stages traded against each other; the

@@ -356,8 +356,8 @@ cudaError_t gemm_sm90_variant(const GemmSm90Arguments<TA, TD>& args, cudaStream_
     bool did = false;
     if (cudaError_t err = gemm_sm90_stage_operands(args, stream, staged, did); err != cudaSuccess) return err;
     if (did) return gemm_sm90_variant<TA, TD, MajorA, MajorB>(staged, stream, config, fusion);
-    if (config.tile_m == 64) return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 8, 1, false, 64, false, Fusion>(args, stream, GemmSplitAsk{config.splits, config.stream_k}, fusion);
-    return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 1, false, 128, false, Fusion>(args, stream, GemmSplitAsk{config.splits, config.stream_k}, fusion);
+    if (config.tile_m == 64) return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 8, 1, false, 64, false, Fusion>(args, stream, GemmSplitAsk(config), fusion);
+    return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 1, false, 128, false, Fusion>(args, stream, GemmSplitAsk(config), fusion);
   }
   if (config.swap_ab) {  // D^T = B A^T: the kernel's A is B, its B is A (K-major: checked above)
     if constexpr (!std::is_same_v<Fusion, gemm_sm90_impl::NoFusion> || MajorA != GmmaMajor::K) {
@@ -368,7 +368,7 @@ cudaError_t gemm_sm90_variant(const GemmSm90Arguments<TA, TD>& args, cudaStream_
       t.a = args.b, t.lda = args.ldb, t.batch_stride_a = args.batch_stride_b, t.major_a = args.major_b;
       t.b = args.a, t.ldb = args.lda, t.batch_stride_b = args.batch_stride_a, t.major_b = args.major_a;
       switch (config.tile_m == 128 && config.cluster_m == 1 && !config.ping_pong ? config.tile_n * 100 + config.stages : 0) {
-        case 1610: return detail::gemm_sm90_launch<TA, TD, MajorB, MajorA, 16, 10, 1, false, 128, true, Fusion, true>(t, stream, GemmSplitAsk{config.splits, config.stream_k});
+        case 1610: return detail::gemm_sm90_launch<TA, TD, MajorB, MajorA, 16, 10, 1, false, 128, true, Fusion, true>(t, stream, GemmSplitAsk(config));
         default: return cudaErrorInvalidValue;
       }
     }
@@ -376,19 +376,19 @@ cudaError_t gemm_sm90_variant(const GemmSm90Arguments<TA, TD>& args, cudaStream_
   const int key = config.tile_m * 1000000 + (config.ping_pong ? 100000 : 0) + config.tile_n * 100 + config.stages * 10 +
                   config.cluster_m;
   switch (key) {
-    case 128025642: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 256, 4, 2, false, 128, true, Fusion>(args, stream, GemmSplitAsk{config.splits, config.stream_k}, fusion);
-    case 128025641: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 256, 4, 1, false, 128, true, Fusion>(args, stream, GemmSplitAsk{config.splits, config.stream_k}, fusion);
-    case 128019241: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 192, 4, 1, false, 128, true, Fusion>(args, stream, GemmSplitAsk{config.splits, config.stream_k}, fusion);
-    case 128012862: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 2, false, 128, true, Fusion>(args, stream, GemmSplitAsk{config.splits, config.stream_k}, fusion);
-    case 128012861: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 1, false, 128, true, Fusion>(args, stream, GemmSplitAsk{config.splits, config.stream_k}, fusion);
-    case 128006481: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 64, 8, 1, false, 128, true, Fusion>(args, stream, GemmSplitAsk{config.splits, config.stream_k}, fusion);
+    case 128025642: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 256, 4, 2, false, 128, true, Fusion>(args, stream, GemmSplitAsk(config), fusion);
+    case 128025641: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 256, 4, 1, false, 128, true, Fusion>(args, stream, GemmSplitAsk(config), fusion);
+    case 128019241: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 192, 4, 1, false, 128, true, Fusion>(args, stream, GemmSplitAsk(config), fusion);
+    case 128012862: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 2, false, 128, true, Fusion>(args, stream, GemmSplitAsk(config), fusion);
+    case 128012861: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 1, false, 128, true, Fusion>(args, stream, GemmSplitAsk(config), fusion);
+    case 128006481: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 64, 8, 1, false, 128, true, Fusion>(args, stream, GemmSplitAsk(config), fusion);
     case 128112862:
       if constexpr (epilogue::RoutesTiles<Fusion>) return cudaErrorInvalidValue;  // tile routing: cooperative variants only
-      else return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 2, true, 128, true, Fusion>(args, stream, GemmSplitAsk{config.splits, config.stream_k}, fusion);
+      else return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 2, true, 128, true, Fusion>(args, stream, GemmSplitAsk(config), fusion);
     case 64006521:  // (not for MN-major B: gemm_sm90_config_supports refused it above)
-      if constexpr (MajorB == GmmaMajor::K) return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 64, 12, 1, false, 64, true, Fusion>(args, stream, GemmSplitAsk{config.splits, config.stream_k}, fusion);
+      if constexpr (MajorB == GmmaMajor::K) return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 64, 12, 1, false, 64, true, Fusion>(args, stream, GemmSplitAsk(config), fusion);
       else return cudaErrorInvalidValue;
-    case 64012881: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 8, 1, false, 64, true, Fusion>(args, stream, GemmSplitAsk{config.splits, config.stream_k}, fusion);
+    case 64012881: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 8, 1, false, 64, true, Fusion>(args, stream, GemmSplitAsk(config), fusion);
     default: return cudaErrorInvalidValue;
   }
 }
