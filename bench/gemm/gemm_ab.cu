@@ -49,10 +49,9 @@ __global__ void max_diff(const TD* x, const TD* y, long long n, unsigned* out) {
 }
 // One shape, D of type TD (bf16 or f32; C the same), cuBLAS and ours in turns: prints both medians.
 template <class TD>
+// `set` >= 0: print the buffer set, repeat, host enqueue time and range of each timing (-1: medians only).
 int run_shape(const char* tag, std::array<int, 3> s, float beta, kernels::GemmSm90Config config, cublasHandle_t h, void* flush, int set,
               int repeats) {
-  const int sets = set < 0 ? 1 : 2;  // only whether to print the set
-  set = set < 0 ? 0 : set;
   const int m = s[0], n = s[1], k = s[2];
   bf16 *a, *b;
   TD *c, *d;
@@ -101,7 +100,7 @@ int run_shape(const char* tag, std::array<int, 3> s, float beta, kernels::GemmSm
       const float median_ms = t[impl][t[impl].size() / 2];
       printf("%s %s %dx%dx%d%s%s %.1f TFLOP/s %.2f us", tag, impl ? "ours" : "cublas", m, n, k, std::is_same_v<TD, float> ? ">f32" : "",
              beta != 0.f ? "_beta" : "", 2.0 * m * n * k / (median_ms * 1e-3) / 1e12, median_ms * 1e3);
-      if (sets > 1 || repeats > 1)
+      if (set >= 0)
         printf(" set %d rep %d host %.1f us min %.2f max %.2f", set, rep, host_us[impl][host_us[impl].size() / 2], t[impl].front() * 1e3,
                t[impl].back() * 1e3);
       printf("\n");
