@@ -47,7 +47,28 @@ TEST(GemmHeuristic, SplitKWhereTilesLeaveSmsIdle) {
   EXPECT_FALSE(gemm_sm90_shares_split_reduction({64, 12, 1, false, 64}));
   EXPECT_FALSE(gemm_sm90_shares_split_reduction({128, 6, 2, true}));
   EXPECT_LE(gemm_sm90_heuristic({8192, 8192, 8192, 1}, 132).splits, 1);  // whole waves: no split
-  EXPECT_EQ(gemm_sm90_heuristic({256, 1536, 4096, 1}, 132).splits, 1);  // 96 tiles of 64 x 64: more than half a wave
+  EXPECT_EQ(gemm_sm90_heuristic({256, 1536, 4096, 1}, 132).splits, 1);  // 128 tiles of 64 x 48: more than half a wave
+}
+
+// The 64 x 48 tile: where 64 x 64 tiles leave SMs idle and each CTA's stream is the bound.
+TEST(GemmHeuristic, NarrowTileFillsIdleSms) {
+  // 256 x 1536: 128 tiles of 64 x 48 against 96 of 64 x 64 on 132 SMs.
+  const GemmSm90Config prefill = gemm_sm90_heuristic({256, 1536, 4096, 1}, 132);
+  EXPECT_EQ(prefill.tile_m, 64);
+  EXPECT_EQ(prefill.tile_n, 48);
+  EXPECT_EQ(gemm_sm90_heuristic({128, 768, 4096, 1}, 132).tile_n, 48);
+  // Not for MN-major B (each consumer's 24 columns are not a 64-column block).
+  EXPECT_NE(gemm_sm90_heuristic({256, 1536, 4096, 1}, 132, GmmaMajor::MN).tile_n, 48);
+  // Full waves of wide tiles keep them.
+  EXPECT_EQ(gemm_sm90_heuristic({4096, 4096, 4096, 1}, 132).tile_n, 256);
+  EXPECT_EQ(gemm_sm90_heuristic({1024, 1536, 4096, 1}, 132).tile_n, 128);
+  // Decode: where the 64 x 64 tiles would be split (each CTA's ring the bound), the narrow tile;
+  // where they run whole (the HBM the bound: 32 x 4096 x 4096), not.
+  const auto no_swap = [](GemmShape s) { return gemm_sm90_heuristic(s, 132, GmmaMajor::K, true, false); };
+  EXPECT_EQ(no_swap({64, 1536, 4096, 1}).tile_n, 48);
+  EXPECT_GT(no_swap({64, 1536, 4096, 1}).splits, 1);
+  EXPECT_EQ(no_swap({32, 4096, 4096, 1}).tile_n, 64);
+  EXPECT_EQ(no_swap({64, 6144, 4096, 1}).tile_n, 64);
 }
 
 // Tail split-K: only the last, partial wave's tiles are split.

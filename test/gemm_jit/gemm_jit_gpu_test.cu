@@ -158,6 +158,14 @@ TEST(GemmJit, SkinnyTilesSplitIntoHalvesOf96Columns) {
   run_case<__nv_bfloat16, float>({130, 700, 72, 2, 0.5f, -1.5f, 8}, gemm_sm90_config(192, 4, 1, false, 64));
 }
 
+// The 64 x 48 tile: each consumer 24 columns (wgmma m64n24), stored by the direct path; ragged
+// edges, beta, batches, padding; f32 out.
+TEST(GemmJit, NarrowTilesOf48Columns) {
+  CUTE_DSL_REQUIRE_GPU(90);
+  run_case<__nv_bfloat16, __nv_bfloat16>({300, 520, 136, 1, 1.f, 0.5f}, gemm_sm90_config(48, 14, 1, false, 64));
+  run_case<__nv_bfloat16, float>({130, 700, 72, 2, 0.5f, -1.5f, 8}, gemm_sm90_config(48, 14, 1, false, 64));
+}
+
 // 64-row ping-pong tiles: each consumer warpgroup a whole 64 x 256 tile (one m64n256 wgmma per
 // k-step), clusters of 2 sharing B; ragged edges, beta, batches, padding, an MN-major B.
 TEST(GemmJit, PingPong64RowTiles) {

@@ -138,6 +138,12 @@ TEST(GemmSm90Config, KernelRulesCheckedBeforeCompiling) {
   EXPECT_EQ(jit::gemm_sm90_unsupported({jit::ElementType::bf16, jit::ElementType::bf16, jit::GemmMajor::k, jit::GemmMajor::mn},
                                        gemm_sm90_config(64, 8, 1, true, 64)),
             "");  // a ping-pong 64-row tile does not split B between the consumers
+  EXPECT_EQ(jit::gemm_sm90_unsupported(bf16, gemm_sm90_config(48, 14, 1, false, 64)), "");  // 24 columns per consumer
+  EXPECT_EQ(jit::gemm_sm90_unsupported(bf16, gemm_sm90_config(48, 8, 1)),                   // 48 columns: 64-row tiles only
+            "gemm_sm90: tile_n 48 is a 64-row cooperative tile over a K-major B");
+  EXPECT_NE(jit::gemm_sm90_unsupported({jit::ElementType::bf16, jit::ElementType::bf16, jit::GemmMajor::k, jit::GemmMajor::mn},
+                                       gemm_sm90_config(48, 14, 1, false, 64)),
+            "");
   EXPECT_NE(jit::gemm_sm90_unsupported(bf16, gemm_sm90_config(256, 6, 1)), "");             // 288 KiB of ring
   EXPECT_NE(jit::gemm_sm90_unsupported({jit::ElementType::f32, jit::ElementType::f32}, gemm_sm90_config(128, 4, 1)), "");
   EXPECT_NE(jit::gemm_sm90_unsupported({jit::ElementType::bf16, jit::ElementType::i8}, gemm_sm90_config(128, 4, 1)), "");

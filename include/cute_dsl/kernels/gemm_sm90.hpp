@@ -524,7 +524,8 @@ using GemmSm90KernelParams =
 
 // TA: the input type (__nv_bfloat16 or __half) of A and B; TD: the output type (float,
 // __nv_bfloat16 or __half); TileN in {64, 128, 192, 256} columns per CTA (16 and 32 too, for the
-// swapped decode tiles: cooperative, 128 rows, B K-major); Stages in the ring;
+// swapped decode tiles: cooperative, 128 rows, B K-major; 48 for 64-row cooperative tiles over a
+// K-major B); Stages in the ring;
 // ClusterM CTAs per cluster along M (1 or 2), launched with that cluster shape. PingPong: the
 // two consumer warpgroups take turns on whole 128 x TileN tiles (one's epilogue overlaps the
 // other's K loop) instead of sharing each tile (cooperative, 64 rows each). MajorA / MajorB:
@@ -586,10 +587,13 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
   // cooperative 128 x TileN consumer's: the same shared-memory reads per flop).
   constexpr bool kSplitN = TileM == 64 && !PingPong;
   static_assert(has_gmma_input_v<TA>, "gemm_sm90_kernel: A and B must be __nv_bfloat16 or __half");
-  static_assert(TileN % 64 == 0 || TileN == 16 || TileN == 32, "gemm_sm90_kernel: TileN must be 16, 32, 64, 128, 192 or 256");
+  static_assert(TileN % 64 == 0 || TileN == 16 || TileN == 32 || TileN == 48,
+                "gemm_sm90_kernel: TileN must be 16, 32, 48, 64, 128, 192 or 256");
   static_assert(TileN >= 16 && TileN <= 256 && (TileN / ClusterM) % 8 == 0, "gemm_sm90_kernel: TileN / ClusterM must be whole 8-row atoms");
-  static_assert(TileN % 64 == 0 || (TileM == 128 && !PingPong && MajorB == GmmaMajor::K),
-                "gemm_sm90_kernel: 16- and 32-column tiles are cooperative 128-row tiles over a K-major B");
+  // Below 64 columns B is part of one 128-byte swizzle block: K-major only, and a 64-row tile
+  // splits it between the consumers at a whole 8-row atom (48: 24 columns each).
+  static_assert(TileN % 64 == 0 || (!PingPong && MajorB == GmmaMajor::K && (TileM == 128 || (TileN / 2) % 8 == 0)),
+                "gemm_sm90_kernel: tiles narrower than 64 columns are cooperative over a K-major B (64 rows: TileN / 2 whole 8-row atoms)");
   // TransposeD: the launcher swapped A and B (swap-AB, for a few rows of A: they become wgmma's N),
   // so this kernel computes D^T and stores it transposed (gemm_store_accumulators).
   static_assert(!TransposeD || is_same_v<Fusion, NoFusion>, "gemm_sm90_kernel: a transposed D is the plain epilogue's only");

@@ -40,11 +40,14 @@ struct GemmSplitAsk {
 
 // The variants. Each uses 192 KiB of ring (tile size x stages traded against each other; the
 // 128 x 192 tile 160 KiB in 4 stages, the swapped 128 x 16 one 180 KiB in 10) out of the 227 KiB
-// an H100/H200 CTA may have. (A swapped 128 x 32 variant was never faster than the 16-column one
-// at M <= 16, H200 2026-11-27: not compiled, each variant costs every launcher translation unit.)
+// an H100/H200 CTA may have; the 64 x 48 tile 196 KiB in 14). (A swapped 128 x 32 variant was
+// never faster than the 16-column one at M <= 16, H200 2026-11-27: not compiled, each variant
+// costs every launcher translation unit.) The 64 x 48 tile (K-major B: each consumer 24 columns)
+// is for outputs whose 64 x 64 tiles leave SMs idle: N = 1536 in 32 column blocks instead of 24
+// (256 x 1536 x 4096: 128 CTAs at work instead of 96; docs/design/gemm_sm90_parts.md "Session 17").
 inline constexpr GemmSm90Config kGemmSm90Configs[] = {
     {256, 4, 2}, {256, 4, 1}, {192, 4, 1}, {128, 6, 2}, {128, 6, 1}, {64, 8, 1}, {128, 6, 2, true},
-    {64, 12, 1, false, 64}, {128, 8, 1, false, 64}, {16, 10, 1, false, 128, 0, true}};
+    {64, 12, 1, false, 64}, {128, 8, 1, false, 64}, {16, 10, 1, false, 128, 0, true}, {48, 14, 1, false, 64}};
 inline constexpr int kGemmSm90ConfigCount = int(sizeof(kGemmSm90Configs) / sizeof(kGemmSm90Configs[0]));
 
 // Split-K tiles whose splits share the reduction (gemm_sm90.hpp, reduce_split): cooperative

@@ -166,7 +166,7 @@ inline double gemm_sm90_stream_time(GemmShape s, GemmSm90Config c, int splits, i
   const double cta_us = (k / 64.0) / c.stages * Model::kLoadLatencyUs + fill_rows * k * 2.0 / Model::kFillBytesPerUs;
   const double hbm_us = ((double)s.m * s.k + (double)s.n * s.k + (double)s.m * s.n) * 2.0 * s.l / Model::kHbmBytesPerUs;
   const double stream_us = gemm_sm90_norm4(waves * cta_us, hbm_us);
-  const double efficiency = tile_m == 64 ? (tile_n == 64 ? 0.6 : 0.7) : tile_n >= 192 ? 1.0 : tile_n == 128 ? 0.9 : 0.75;
+  const double efficiency = tile_m == 64 ? (tile_n < 64 ? 0.5 : tile_n == 64 ? 0.6 : 0.7) : tile_n >= 192 ? 1.0 : tile_n == 128 ? 0.9 : 0.75;
   const double compute_us = waves * 2.0 * tile_m * tile_n * k / (Model::kSmFlopsPerUs * efficiency);
   double split_us = 0;
   if (splits > 1) {
@@ -249,11 +249,17 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor m
     // Decode: every variant without clusters, each at its best split, by the stream model. (The
     // compute model below ranked a 128 x 256 tile split 5 ways first at 1 x 6144 x 4096: 54 us
     // against 30 for 64 x 64 tiles whole, H100 2026-11-27.)
+    // The 64 x 48 tile only where the 64 x 64 one would be split: there each CTA's ring is the
+    // bound, and 4/3 as many CTAs shorten it as a split does; where the 64 x 64 tiles run whole
+    // the HBM is the bound, and the narrow tile lost (H100, 2026-11-28: 32 x 4096 x 4096 23.0 us
+    // against 21.8, 64 x 1536 x 4096 13.9 against 14.9; bench/results/gemm_tile64x48_h100_2026-11-28.txt).
+    const bool narrow_pays = gemm_sm90_stream_splits(s, GemmSm90Config{64, 12, 1, false, 64}, sm_count) > 1;
     GemmSm90Config best{};
     double best_us = 0;
     for (GemmSm90Config c : kGemmSm90Configs) {
       // Swapped variants (swap_ab) are not in the stream model yet: launched when asked for.
       if (c.cluster_m != 1 || c.ping_pong || c.swap_ab || !gemm_sm90_config_supports(c, major_b)) continue;
+      if (c.tile_n < 64 && !narrow_pays) continue;
       c.splits = gemm_sm90_stream_splits(s, c, sm_count);
       if (const double us = gemm_sm90_stream_time(s, c, c.splits, sm_count); best.tile_n == 0 || us < best_us) best = c, best_us = us;
     }
@@ -266,7 +272,13 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor m
   // The 128 x 192 tile runs as fast per flop as the 128 x 256 one (H100, 2026-11-26: 8192^3 1375
   // us against 1463 for 128 x 256 in clusters of 2; cuBLAS 1366); it fills waves where the wide
   // tile leaves them short (N = 1536: 8 columns of tiles instead of 6).
-  const Candidate candidates[] = {{128, 256, 4, 1.0}, {128, 192, 4, 1.0}, {128, 128, 6, 0.9}, {128, 64, 8, 0.75}, {64, 64, 12, 0.6}};
+  // The 64 x 48 tile: where the SMs, not the operands' reuse, bound a launch (fewer tiles than
+  // SMs), each CTA's time follows the bytes it streams, (TileM + TileN) x K x 2 for 2 TileM TileN K
+  // flops: 112 / 3072 against the 64 x 64 tile's 128 / 4096 bytes per flop, 7/6 of it, so 0.6 x 6/7
+  // ~ 0.5. It wins where its 4/3 as many column blocks fill SMs that 64 x 64 tiles leave idle
+  // (256 x 1536 x 4096: 128 tiles against 96 on 132 SMs).
+  const Candidate candidates[] = {{128, 256, 4, 1.0}, {128, 192, 4, 1.0}, {128, 128, 6, 0.9}, {128, 64, 8, 0.75}, {64, 64, 12, 0.6},
+                                  {64, 48, 14, 0.5}};
   GemmSm90Config best{};
   double best_cost = 0;
   for (const Candidate& c : candidates) {

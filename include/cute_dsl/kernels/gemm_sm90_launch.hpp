@@ -388,6 +388,9 @@ cudaError_t gemm_sm90_variant(const GemmSm90Arguments<TA, TD>& args, cudaStream_
     case 64006521:  // (not for MN-major B: gemm_sm90_config_supports refused it above)
       if constexpr (MajorB == GmmaMajor::K) return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 64, 12, 1, false, 64, true, Fusion>(args, stream, GemmSplitAsk(config), fusion);
       else return cudaErrorInvalidValue;
+    case 64004941:  // (K-major B only, as above)
+      if constexpr (MajorB == GmmaMajor::K) return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 48, 14, 1, false, 64, true, Fusion>(args, stream, GemmSplitAsk(config), fusion);
+      else return cudaErrorInvalidValue;
     case 64012881: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 8, 1, false, 64, true, Fusion>(args, stream, GemmSplitAsk(config), fusion);
     default: return cudaErrorInvalidValue;
   }
@@ -482,8 +485,8 @@ std::string gemm_sm90_fused_unsupported(const GemmSm90Arguments<TA, TD>& args) {
   return gemm_sm90_unsupported(args);
 }
 
-// The heuristic's configuration (or `config`), among every variant: up to 10 kernels per tree
-// and operand layout are instantiated.
+// The heuristic's configuration (or `config`), among every variant: one kernel per variant and
+// tree -- 12 with a K-major B (the two copy-mainloop variants included), 10 with an MN-major one.
 template <GmmaMajor MajorA, GmmaMajor MajorB, class TA, class TD, epilogue::EpilogueNode Tree>
 cudaError_t gemm_sm90_fused(const GemmSm90Arguments<TA, TD>& args, const Tree& tree, cudaStream_t stream = nullptr,
                             GemmSm90Config config = {}) {
