@@ -190,6 +190,10 @@ TEST(GemmHeuristic, FewRowsRunSwapped) {
   EXPECT_EQ(gemm_sm90_heuristic({16, 1536, 4096, 1}, 132).splits, 4);
   EXPECT_LE(gemm_sm90_heuristic({1, 6144, 4096, 1}, 132).splits, 1);
   EXPECT_LE(gemm_sm90_heuristic({16, 6144, 4096, 1}, 132).splits, 1);
+  // 4096 rows (32 tiles) whole too: their rings already ask more than the HBM's 2.6 TB/s (22.3-22.6
+  // us whole against 23.2-23.9 split 4 ways, H100 2026-11-28; bench/results/gemm_decode_hbm_rate_h100_2026-11-28.txt).
+  EXPECT_LE(gemm_sm90_heuristic({1, 4096, 4096, 1}, 132).splits, 1);
+  EXPECT_LE(gemm_sm90_heuristic({16, 4096, 4096, 1}, 132).splits, 1);
   // The plan of a swapped config is the plan of the kernel's view (what the launcher asks).
   const GemmSm90Config swapped{16, 10, 1, false, 128, 0, true}, view{16, 10, 1, false, 128};
   EXPECT_EQ(gemm_sm90_plan_splits({1, 1536, 4096, 1}, swapped, 132).splits, gemm_sm90_plan_splits({1536, 1, 4096, 1}, view, 132).splits);

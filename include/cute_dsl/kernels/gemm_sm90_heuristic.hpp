@@ -134,7 +134,12 @@ inline double gemm_sm90_rows_held(int m, int tile_m) { return m < tile_m ? doubl
 //            latency (Little's law), and its TMA writes a box's rows past M as zeros into shared
 //            memory at its own rate -- a 128-row tile over M = 1 fills 127 rows of A per k-block
 //            (1 x 28672 x 4096 ran 141 us in 128 x 64 tiles, 102 in 64 x 64, 95 in 64 x 128);
-//   HBM      the operands' unique bytes at the rate decode GEMMs reach.
+//   HBM      the operands' unique bytes at the rate decode GEMMs reach: 2.6 TB/s, what ours reached at
+//            1 x 28672 x 4096 (235 MB in 91 us; cuBLAS 96). It was 3.2 until 2026-11-28: that rate
+//            let 32 swapped tiles (1..16 x 4096 x 4096) look bound by their rings and split 4 ways,
+//            6% slower than whole; at 2.6 the 63 launcher choices that change among 1440 decode shapes
+//            ran 2.7% faster in geomean (30 faster by > 2%, 8 slower; H100,
+//            bench/results/gemm_decode_hbm_rate_h100_2026-11-28.txt).
 // Compute (wgmma at the tile shape's efficiency) bounds it too. A split adds a fixed cost and the
 // last split's reads of the others' partials: one L2 round trip per chunk of 32 values and group
 // of splits (reduce_split in gemm_sm90.hpp). Fitted on an H100 to the choices, not the times: of
@@ -144,7 +149,7 @@ inline double gemm_sm90_rows_held(int m, int tile_m) { return m < tile_m ? doubl
 // in microseconds, without the launch's fixed cost (the same for every choice).
 struct GemmStreamModel {
   static constexpr double kLoadLatencyUs = 2.0;     // a TMA load from HBM, issue to arrival
-  static constexpr double kHbmBytesPerUs = 3.2e6;   // 3.2 TB/s of unique operand bytes
+  static constexpr double kHbmBytesPerUs = 2.6e6;   // 2.6 TB/s of unique operand bytes
   static constexpr double kFillBytesPerUs = 2.4e5;  // zero-filled box rows, per CTA (240 GB/s)
   static constexpr double kSmFlopsPerUs = 6.0e6;    // one SM's wgmma rate in the 128 x 256 tile
   static constexpr double kSplitFixedUs = 2.0;      // a split's counter, barriers and ring refill
