@@ -219,8 +219,11 @@ inline GemmSplitPlan gemm_sm90_plan_splits(GemmShape s, GemmSm90Config c, int sm
   if (c.stream_k && !c.ping_pong) {  // asked for (the heuristic's choice, or explicitly)
     if (const GemmSplitPlan plan = gemm_sm90_stream_plan(tiles, s.k, sm_count / cluster); plan.stream_ranges > 0) return plan;
   }
-  const bool swapped_view = c.tile_n < 64;
-  if ((gemm_sm90_streams_b(s) || swapped_view) && tiles * 2 <= sm_count / cluster) {
+  // Tiles narrower than 64 columns: the swapped views, and the 64 x 48 tile, whose few-tile
+  // launches (M > 64 too: 128 x 1536 x 4096 split 2 ways) take the stream model's plan as well --
+  // the plan its A/B timed (bench/results/gemm_tile64x48_h100_2026-11-28.txt).
+  const bool narrow = c.tile_n < 64;
+  if ((gemm_sm90_streams_b(s) || narrow) && tiles * 2 <= sm_count / cluster) {
     const int splits = gemm_sm90_stream_splits(s, c, sm_count, max_splits);
     return GemmSplitPlan{splits, splits > 1 ? 0 : tiles};
   }
