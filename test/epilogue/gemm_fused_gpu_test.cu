@@ -76,8 +76,8 @@ void expect_close(const std::vector<T>& got, const std::vector<double>& want, do
 }
 
 // Forward: D = gelu(pre), pre = alpha * acc + bias (stored, column-major), amax[row] = max |D|,
-// dsum[col] = sum of D over rows. In the variant TileN x Stages (cluster 1).
-template <GmmaMajor MajorA, GmmaMajor MajorB, int TileN = 128, int Stages = 6>
+// dsum[col] = sum of D over rows. In the variant TileM x TileN x Stages (cluster 1).
+template <GmmaMajor MajorA, GmmaMajor MajorB, int TileN = 128, int Stages = 6, int TileM = 128>
 void run_forward(Problem p) {
   const std::uint32_t seed = cute_dsl_test::test_seed();
   SCOPED_TRACE("M=" + std::to_string(p.m) + " N=" + std::to_string(p.n) + " K=" + std::to_string(p.k) + " L=" + std::to_string(p.l) +
@@ -96,7 +96,7 @@ void run_forward(Problem p) {
   CUTE_DSL_TEST_CUDA(d_amax.upload(std::vector<float>(p.m * p.l, 0.f)));
   CUTE_DSL_TEST_CUDA(d_dsum.upload(std::vector<float>(p.n * p.l, 0.f)));
   const auto args = ops.args(d_d.get(), ldd);
-  CUTE_DSL_TEST_CUDA((cute_dsl::kernels::gemm_sm90_fused_variant<MajorA, MajorB, TileN, Stages, 1>(
+  CUTE_DSL_TEST_CUDA((cute_dsl::kernels::gemm_sm90_fused_variant<MajorA, MajorB, TileN, Stages, 1, TileM>(
       args, tree(d_bias.get(), d_pre.get(), d_amax.get(), d_dsum.get()), nullptr)));
   CUTE_DSL_TEST_LAUNCHED();
 
@@ -139,6 +139,13 @@ TEST(EpilogueFusedGemm, BiasGeluAuxRowAbsMaxColSumTN192Wide) {
   CUTE_DSL_REQUIRE_GPU(90);
   run_forward<GmmaMajor::K, GmmaMajor::K, 192, 4>({300, 520, 136, 1});
   run_forward<GmmaMajor::K, GmmaMajor::K, 192, 4>({260, 400, 200, 2});
+}
+// The 64 x 48 tile (the heuristic's for 256 x 1536 x 4096): each consumer 24 columns of the same
+// 64 rows, so a row's abs-max and a column's sum meet values from both consumers; ragged edges.
+TEST(EpilogueFusedGemm, BiasGeluAuxRowAbsMaxColSumTN64x48) {
+  CUTE_DSL_REQUIRE_GPU(90);
+  run_forward<GmmaMajor::K, GmmaMajor::K, 48, 14, 64>({300, 520, 136, 1});
+  run_forward<GmmaMajor::K, GmmaMajor::K, 48, 14, 64>({70, 100, 200, 2});
 }
 TEST(EpilogueFusedGemm, BiasGeluAuxRowAbsMaxColSumNN) {
   CUTE_DSL_REQUIRE_GPU(90);

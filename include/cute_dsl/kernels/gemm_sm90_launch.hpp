@@ -497,13 +497,14 @@ cudaError_t gemm_sm90_fused(const GemmSm90Arguments<TA, TD>& args, const Tree& t
 
 // One variant fixed at compile time (one kernel per tree and layout: what tests and fused
 // benchmarks instantiate). TMA-describable A and B only (gemm_sm90_tma_describable), no split-K.
-template <GmmaMajor MajorA, GmmaMajor MajorB, int TileN, int Stages, int ClusterM, class TA, class TD, epilogue::EpilogueNode Tree>
+// TileM: 128 (cooperative, 64 rows per consumer) or 64 (the consumers split TileN).
+template <GmmaMajor MajorA, GmmaMajor MajorB, int TileN, int Stages, int ClusterM, int TileM = gemm_sm90_impl::kTileM, class TA,
+          class TD, epilogue::EpilogueNode Tree>
 cudaError_t gemm_sm90_fused_variant(const GemmSm90Arguments<TA, TD>& args, const Tree& tree, cudaStream_t stream = nullptr) {
   if (args.major_a != MajorA || args.major_b != MajorB || !gemm_sm90_fused_unsupported(args).empty() ||
       !gemm_sm90_tma_describable(args))
     return cudaErrorInvalidValue;
-  return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, TileN, Stages, ClusterM, false, gemm_sm90_impl::kTileM, true, Tree>(
-      args, stream, 1, tree);
+  return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, TileN, Stages, ClusterM, false, TileM, true, Tree>(args, stream, 1, tree);
 }
 
 }  // namespace cute_dsl::kernels
