@@ -48,8 +48,8 @@ __global__ void max_diff(const TD* x, const TD* y, long long n, unsigned* out) {
   atomicMax(&out[1], __float_as_uint(r));
 }
 // One shape, D of type TD (bf16 or f32; C the same), cuBLAS and ours in turns: prints both medians.
-template <class TD>
 // `set` >= 0: print the buffer set, repeat, host enqueue time and range of each timing (-1: medians only).
+template <class TD>
 int run_shape(const char* tag, std::array<int, 3> s, float beta, kernels::GemmSm90Config config, cublasHandle_t h, void* flush, int set,
               int repeats) {
   const int m = s[0], n = s[1], k = s[2];

@@ -71,6 +71,22 @@ TEST(GemmHeuristic, NarrowTileFillsIdleSms) {
   EXPECT_EQ(no_swap({64, 6144, 4096, 1}).tile_n, 64);
 }
 
+// The launcher dispatches on gemm_sm90_variant_key: one key per compiled variant, and none for a
+// configuration it does not compile (tile_n 49 with 4 stages once encoded like 48 with 14).
+TEST(GemmSm90Config, VariantKeysAreDistinctAndRefuseWhatIsOutOfRange) {
+  for (int i = 0; i < kGemmSm90ConfigCount; ++i) {
+    EXPECT_GT(gemm_sm90_variant_key(kGemmSm90Configs[i]), 0) << i;
+    for (int j = 0; j < i; ++j) EXPECT_NE(gemm_sm90_variant_key(kGemmSm90Configs[i]), gemm_sm90_variant_key(kGemmSm90Configs[j])) << i << " " << j;
+  }
+  const GemmSm90Config narrow{48, 14, 1, false, 64};
+  for (const GemmSm90Config other : {GemmSm90Config{49, 4, 1, false, 64}, GemmSm90Config{48, 13, 11, false, 64}, GemmSm90Config{48, 14, 1, true, 64}})
+    EXPECT_NE(gemm_sm90_variant_key(other), gemm_sm90_variant_key(narrow));
+  EXPECT_EQ(gemm_sm90_variant_key({48, 140, 1, false, 64}), -1);
+  EXPECT_EQ(gemm_sm90_variant_key({48, 14, 10, false, 64}), -1);
+  EXPECT_EQ(gemm_sm90_variant_key({48, 14, 0, false, 64}), -1);
+  static_assert(gemm_sm90_variant_key({256, 4, 2}) > 0, "a compile-time key: usable as a case label");
+}
+
 // Tail split-K: only the last, partial wave's tiles are split.
 TEST(GemmHeuristic, TailSplitPlan) {
   // 144 tiles on 132 slots: 132 whole, the 12 left split 3 ways (1/3 + 3 x 480 / 4096 < 0.9).

@@ -38,6 +38,17 @@ struct GemmSplitAsk {
   CUTE_DSL_HOST_DEVICE constexpr explicit GemmSplitAsk(const GemmSm90Config& c) : splits(c.splits), stream_k(c.stream_k) {}
 };
 
+// A configuration's key for the launcher's dispatch (gemm_sm90_launch.hpp): distinct for every
+// configuration whose fields are in range (tile_m <= 128, tile_n <= 999, stages <= 99, cluster_m
+// <= 9), -1 otherwise, so that a configuration the launcher does not compile (tile_n 49) never
+// matches one it does. Split, stream-K and swap-AB do not pick a kernel: not in the key.
+CUTE_DSL_HOST_DEVICE constexpr int gemm_sm90_variant_key(const GemmSm90Config& c) {
+  if (c.tile_m < 1 || c.tile_m > 128 || c.tile_n < 1 || c.tile_n > 999 || c.stages < 1 || c.stages > 99 || c.cluster_m < 1 ||
+      c.cluster_m > 9)
+    return -1;
+  return c.tile_m * 10000000 + (c.ping_pong ? 1000000 : 0) + c.tile_n * 1000 + c.stages * 10 + c.cluster_m;
+}
+
 // The variants. Each uses 192 KiB of ring (tile size x stages traded against each other; the
 // 128 x 192 tile 160 KiB in 4 stages, the swapped 128 x 16 one 180 KiB in 10) out of the 227 KiB
 // an H100/H200 CTA may have; the 64 x 48 tile 196 KiB in 14). (A swapped 128 x 32 variant was

@@ -367,31 +367,30 @@ cudaError_t gemm_sm90_variant(const GemmSm90Arguments<TA, TD>& args, cudaStream_
       t.shape = GemmShape{args.shape.n, args.shape.m, args.shape.k, args.shape.l};
       t.a = args.b, t.lda = args.ldb, t.batch_stride_a = args.batch_stride_b, t.major_a = args.major_b;
       t.b = args.a, t.ldb = args.lda, t.batch_stride_b = args.batch_stride_a, t.major_b = args.major_a;
-      switch (config.tile_m == 128 && config.cluster_m == 1 && !config.ping_pong ? config.tile_n * 100 + config.stages : 0) {
-        case 1610: return detail::gemm_sm90_launch<TA, TD, MajorB, MajorA, 16, 10, 1, false, 128, true, Fusion, true>(t, stream, GemmSplitAsk(config));
+      switch (gemm_sm90_variant_key(config)) {
+        case gemm_sm90_variant_key({16, 10, 1}): return detail::gemm_sm90_launch<TA, TD, MajorB, MajorA, 16, 10, 1, false, 128, true, Fusion, true>(t, stream, GemmSplitAsk(config));
         default: return cudaErrorInvalidValue;
       }
     }
   }
-  const int key = config.tile_m * 1000000 + (config.ping_pong ? 100000 : 0) + config.tile_n * 100 + config.stages * 10 +
-                  config.cluster_m;
-  switch (key) {
-    case 128025642: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 256, 4, 2, false, 128, true, Fusion>(args, stream, GemmSplitAsk(config), fusion);
-    case 128025641: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 256, 4, 1, false, 128, true, Fusion>(args, stream, GemmSplitAsk(config), fusion);
-    case 128019241: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 192, 4, 1, false, 128, true, Fusion>(args, stream, GemmSplitAsk(config), fusion);
-    case 128012862: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 2, false, 128, true, Fusion>(args, stream, GemmSplitAsk(config), fusion);
-    case 128012861: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 1, false, 128, true, Fusion>(args, stream, GemmSplitAsk(config), fusion);
-    case 128006481: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 64, 8, 1, false, 128, true, Fusion>(args, stream, GemmSplitAsk(config), fusion);
-    case 128112862:
+  constexpr auto key = [](GemmSm90Config c) { return gemm_sm90_variant_key(c); };
+  switch (key(config)) {
+    case key({256, 4, 2}): return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 256, 4, 2, false, 128, true, Fusion>(args, stream, GemmSplitAsk(config), fusion);
+    case key({256, 4, 1}): return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 256, 4, 1, false, 128, true, Fusion>(args, stream, GemmSplitAsk(config), fusion);
+    case key({192, 4, 1}): return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 192, 4, 1, false, 128, true, Fusion>(args, stream, GemmSplitAsk(config), fusion);
+    case key({128, 6, 2}): return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 2, false, 128, true, Fusion>(args, stream, GemmSplitAsk(config), fusion);
+    case key({128, 6, 1}): return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 1, false, 128, true, Fusion>(args, stream, GemmSplitAsk(config), fusion);
+    case key({64, 8, 1}): return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 64, 8, 1, false, 128, true, Fusion>(args, stream, GemmSplitAsk(config), fusion);
+    case key({128, 6, 2, true}):
       if constexpr (epilogue::RoutesTiles<Fusion>) return cudaErrorInvalidValue;  // tile routing: cooperative variants only
       else return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 2, true, 128, true, Fusion>(args, stream, GemmSplitAsk(config), fusion);
-    case 64006521:  // (not for MN-major B: gemm_sm90_config_supports refused it above)
+    case key({64, 12, 1, false, 64}):  // (not for MN-major B: gemm_sm90_config_supports refused it above)
       if constexpr (MajorB == GmmaMajor::K) return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 64, 12, 1, false, 64, true, Fusion>(args, stream, GemmSplitAsk(config), fusion);
       else return cudaErrorInvalidValue;
-    case 64004941:  // (K-major B only, as above)
+    case key({48, 14, 1, false, 64}):  // (K-major B only, as above)
       if constexpr (MajorB == GmmaMajor::K) return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 48, 14, 1, false, 64, true, Fusion>(args, stream, GemmSplitAsk(config), fusion);
       else return cudaErrorInvalidValue;
-    case 64012881: return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 8, 1, false, 64, true, Fusion>(args, stream, GemmSplitAsk(config), fusion);
+    case key({128, 8, 1, false, 64}): return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 8, 1, false, 64, true, Fusion>(args, stream, GemmSplitAsk(config), fusion);
     default: return cudaErrorInvalidValue;
   }
 }
