@@ -226,19 +226,25 @@ TEST(GemmSm90, DecodeSplitsMatchTheReference) {
   run_case<__nv_bfloat16, float>({1, 64, 65536, 1, 1.f, 0.f}, {64, 12, 1, false, 64, 7});
 }
 
-// Swap-AB (GemmSm90Config::swap_ab): D^T = B A^T in 128 x 16 tiles, stored into D
+// Swap-AB (GemmSm90Config::swap_ab): D^T = B A^T in 128 x 16 and 128 x 32 tiles, stored into D
 // transposed. Decode split 8 ways (16 tiles of B's rows: few), a few rows with beta reading C
 // transposed, batches with padded leading dimensions, f32 and f16 out, fewer rows than the tile.
 TEST(GemmSm90, SwappedOperandsMatchTheReference) {
   CUTE_DSL_REQUIRE_GPU(90);
-  constexpr GemmSm90Config kSwap16{16, 10, 1, false, 128, 0, true};
-  GemmSm90Config split = kSwap16;
-  split.splits = 8;
-  run_case<__nv_bfloat16, __nv_bfloat16>({1, 2048, 4096, 1, 1.f, 0.f}, split);
-  run_case<__nv_bfloat16, __nv_bfloat16>({13, 1000, 520, 1, 1.f, 0.5f}, kSwap16);
-  run_case<__nv_bfloat16, float>({32, 300, 264, 2, 0.5f, -1.5f, 8}, kSwap16);
-  run_case<__half, __half>({20, 777, 136, 1, 1.f, 1.f}, kSwap16);
-  run_case<__nv_bfloat16, __nv_bfloat16>({100, 130, 72, 1, 1.f, 0.f}, kSwap16);  // M past one 16-column tile
+  // Per tile: the split decode shape's rows, columns and splits, then the ragged-row counts.
+  struct Case {
+    int tile_n, rows, cols, splits, ragged_beta, ragged_f16;
+  };
+  for (const Case c : {Case{16, 1, 2048, 8, 13, 20}, Case{32, 24, 4096, 4, 17, 31}}) {
+    const GemmSm90Config swap{c.tile_n, 10, 1, false, 128, 0, true};
+    GemmSm90Config split = swap;
+    split.splits = c.splits;
+    run_case<__nv_bfloat16, __nv_bfloat16>({c.rows, c.cols, 4096, 1, 1.f, 0.f}, split);
+    run_case<__nv_bfloat16, __nv_bfloat16>({c.ragged_beta, 1000, 520, 1, 1.f, 0.5f}, swap);
+    run_case<__nv_bfloat16, float>({32, 300, 264, 2, 0.5f, -1.5f, 8}, swap);
+    run_case<__half, __half>({c.ragged_f16, 777, 136, 1, 1.f, 1.f}, swap);
+    run_case<__nv_bfloat16, __nv_bfloat16>({100, 130, 72, 1, 1.f, 0.f}, swap);  // M past one tile
+  }
 }
 
 // The same operands staged into aligned rows (gemm_sm90_stage.hpp), then the TMA mainloop: the

@@ -618,6 +618,8 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
   // Ring sources (load_ring_sources): "this tile's peers' chunks arrived", from warp 3 to the
   // producer. Static too; a kernel without ring sources does not use it (and has none).
   constexpr bool kRingSources = kTakesRingSources<Fusion, TD, TileM, PingPong, TmaLoads>;
+  // beta's C through the ring (load_ring_c): a split tile's units would each add it, so never with splits.
+  constexpr bool kRingC = CThroughRing && is_same_v<Fusion, NoFusion> && kTakesRingC<TD, TileM, TileN, PingPong, TmaLoads, TransposeD>;
   using SourcesReady = pipeline::AsyncPipeline<2>;
   __shared__ typename SourcesReady::Storage sources_ready_storage;
   Storage& smem = shared_storage<Storage>(smem_raw);
@@ -635,8 +637,19 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
   ring_params.release_mask = ClusterM == 1 ? 0 : (1u << ClusterM) - 1;
   using Ring = conditional_t<TmaLoads, pipeline::TmaPipeline<Stages>, pipeline::AsyncPipeline<Stages>>;
   if (threadIdx.x == 0) {
-    if constexpr (TmaLoads) Ring::init(smem.barriers, ring_params);
-    else Ring::init(smem.barriers, pipeline::AsyncPipelineParams{128, ring_params.consumer_arrivals});
+    if constexpr (TmaLoads) {
+      // The tensor maps (kernel parameters) fetched while the barriers are set up, not beside the
+      // first loads. (Measured neutral: the first loads are not what a small launch waits for --
+      // started before the CTA's barrier, with one to sixteen stages, they saved nothing over 25
+      // shapes, the consumers' set-up then being later; H200, clock64 traces, 2026-11-28.)
+      prefetch_tma_descriptor(p.tma_a.descriptor());
+      prefetch_tma_descriptor(p.tma_b.descriptor());
+      if constexpr (kRingSources || kRingC)
+        if (kRingSources || p.c_in_ring != 0) prefetch_tma_descriptor(p.tma_c.descriptor());
+      Ring::init(smem.barriers, ring_params);
+    } else {
+      Ring::init(smem.barriers, pipeline::AsyncPipelineParams{128, ring_params.consumer_arrivals});
+    }
     if constexpr (PingPong) {
       arch::mbarrier_init(&smem.turn[0], 128);  // every thread of the other consumer arrives
       arch::mbarrier_init(&smem.turn[1], 128);
@@ -688,8 +701,6 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
     if (p.epilogue.m % (TileM * ClusterM) != 0 || p.epilogue.n % TileN != 0) __trap();
   }
   const int splits = SplitK && p.splits > 1 ? p.splits : 1;  // @pre splits <= k_tiles (the launcher's choice)
-  // beta's C through the ring (load_ring_c): a split tile's units would each add it, so never with splits.
-  constexpr bool kRingC = CThroughRing && is_same_v<Fusion, NoFusion> && kTakesRingC<TD, TileM, TileN, PingPong, TmaLoads, TransposeD>;
   [[maybe_unused]] const bool ring_c = kRingC && p.c_in_ring != 0 && splits == 1;
   const int first = blockIdx.x / ClusterM, step = gridDim.x / ClusterM;
   scheduler.split_from = p.split_from;
@@ -708,8 +719,6 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
     auto state = pipeline::make_producer_start_state<Stages>();
     if constexpr (TmaLoads) {
       if (threadIdx.x == 0) {
-        prefetch_tma_descriptor(p.tma_a.descriptor());
-        prefetch_tma_descriptor(p.tma_b.descriptor());
         const auto tma_a = p.tma_a.get_slice(0);
         const auto tma_b = p.tma_b.get_slice(cta_rank);  // this CTA's share of B, multicast to the cluster
         const unsigned short multicast = ClusterM == 1 ? 0 : (1u << ClusterM) - 1;

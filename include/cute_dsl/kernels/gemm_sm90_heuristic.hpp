@@ -4,8 +4,9 @@
 //            shape gets to the 128 x 256 tile's speed; split-K where the tiles leave SMs idle;
 //   stream   decode (M <= 64: one 64-row tile holds every row): the GEMM streams B, and its time is
 //            the HBM's rate or each CTA's ring, whichever is slower (gemm_sm90_stream_time);
-//   swap     M <= 16 (a plain GEMM over a K-major A): A and B swapped, A's rows one 16-column
-//            tile of wgmma's N, B's rows its 128-row tiles, each stage all but free of zeros.
+//   swap     M <= 16, or M <= 32 with enough columns (a plain GEMM over a K-major A): A and B
+//            swapped, A's rows one 16- or 32-column tile of wgmma's N, B's rows its 128-row tiles,
+//            each stage all but free of zeros.
 // Plain host C++ (no CUDA): host compilers and nvcc compile it alone, and host tests check the
 // choices without a GPU; under NVRTC (device code only) it is empty. It runs on every launch that
 // leaves the choice to it (gemm_sm90_resolve): keep it to a few microseconds.
@@ -63,10 +64,19 @@ inline bool gemm_sm90_config_supports(GemmSm90Config c, GmmaMajor major_b, GmmaM
 // partials and the last one reads the sums, whatever the split count -- kGemmSharedSplitReads
 // tiles' worth in the model instead of `splits`.
 inline constexpr double kGemmSplitReadK = 480.0;
-// Decode with at most this many rows of A runs swapped (gemm_sm90_heuristic): the narrowest
-// swapped tile's columns. (At M = 64 the swapped tile ran as fast as the 64-row one, and at
-// 128 x 1536 x 4096 slower: above 16 rows the stream model keeps deciding.)
-inline constexpr int kGemmSwapRows = 16;
+// Decode with at most this many rows of A runs swapped (gemm_sm90_heuristic): the widest
+// swapped tile's columns (16 up to 16 rows, 32 above). (At M = 64 the swapped tile ran as fast as
+// the 64-row one, and at 128 x 1536 x 4096 slower: above 32 rows the stream model keeps deciding.)
+inline constexpr int kGemmSwapRows = 32;
+// Above 16 rows a 64-row tile is half zeros or less, and the swapped 32-column tile wins only
+// where its own tiles (N / 128) fill the SMs split at most 4 ways -- here taken as three quarters
+// of them: past that, a split's reduction costs more than the zero rows it saves. H200,
+// 2026-11-28, 108 shapes M = 17, 24, 32 x N 512..28672 x K 2048..14336 against the stream model's
+// 64-row choice (bench/results/gemm_swap32_h200_2026-11-28.txt): N >= 4096 up to 27% faster and
+// never 1% slower; N <= 2048 (<= 16 tiles) up to 14% slower.
+inline bool gemm_sm90_swap32_pays(GemmShape s, int sm_count) {
+  return gemm_sm90_tiles(GemmShape{s.n, s.m, s.k, s.l}, 128, 32) * 4 * 4 >= 3LL * sm_count;
+}
 inline constexpr double kGemmSharedSplitReads = 3.0;
 // A split tile runs in clusters of 2 (B multicast) where each split's K range is at least this
 // long (gemm_sm90_heuristic): 64 k-blocks.
@@ -242,14 +252,14 @@ inline int gemm_sm90_split_k(GemmShape s, GemmSm90Config c, int sm_count) { retu
 // but for M <= 16 where the caller may swap A and B (`may_swap_ab`: a plain GEMM, A K-major).
 inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor major_b = GmmaMajor::K,
                                           bool rows_128b_aligned = true, bool may_swap_ab = true) {
-  if (s.m <= kGemmSwapRows && may_swap_ab) {
-    // Every row of A fits one 16-column tile of the swapped kernel (swap_ab): its stages carry
-    // 128 rows of B and 16 of A where a 64-row tile carries 64 of A (all but M of them zeros) and
+  if (may_swap_ab && (s.m <= 16 || (s.m <= kGemmSwapRows && gemm_sm90_swap32_pays(s, sm_count)))) {
+    // Every row of A fits one 16- or 32-column tile of the swapped kernel (swap_ab): its stages carry
+    // 128 rows of B and 16 (32) of A where a 64-row tile carries 64 of A (all but M of them zeros) and
     // 64-128 of B, so each CTA streams more of B per stage and the TMA fills less; the split from
     // the stream model over the kernel's N x M view (gemm_sm90_plan_splits). H200, 2026-11-27 (bench/results/gemm_swap_ab_h200_2026-11-27.txt):
     // 1 x 4096 x 4096 21.4 -> 18.0-18.8 us, 1 x 1536 x 4096 14.1 -> 11.9-12.4 (split 4-16), 1 x 28672 x 4096
     // 77.0 -> 68.6-69.7, 16 x 4096 x 4096 21.0 -> 18.8-19.6 (cuBLAS 17.8, 10.9, 69.2, 17.9).
-    GemmSm90Config swapped{16, 10, 1, false, 128, 0, true};
+    GemmSm90Config swapped{s.m <= 16 ? 16 : 32, 10, 1, false, 128, 0, true};
     swapped.splits = gemm_sm90_plan_splits(s, swapped, sm_count).splits;
     return swapped;
   }
