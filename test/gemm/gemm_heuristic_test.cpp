@@ -46,6 +46,8 @@ TEST(GemmHeuristic, SplitKWhereTilesLeaveSmsIdle) {
   EXPECT_TRUE(gemm_sm90_shares_split_reduction({128, 6, 1}));
   EXPECT_FALSE(gemm_sm90_shares_split_reduction({64, 12, 1, false, 64}));
   EXPECT_FALSE(gemm_sm90_shares_split_reduction({128, 6, 2, true}));
+  EXPECT_FALSE(gemm_sm90_shares_split_reduction({16, 10, 1, false, 128, 0, true}));  // swapped: 8 values per thread
+  EXPECT_FALSE(gemm_sm90_shares_split_reduction({32, 10, 1, false, 128, 0, true}));
   EXPECT_LE(gemm_sm90_heuristic({8192, 8192, 8192, 1}, 132).splits, 1);  // whole waves: no split
   EXPECT_EQ(gemm_sm90_heuristic({256, 1536, 4096, 1}, 132).splits, 1);  // 128 tiles of 64 x 48: more than half a wave
 }

@@ -881,7 +881,7 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
         const int group_thread = PingPong ? thread_in_wg : int(threadIdx.x) - 128;
         // (Stream-K's pieces never wait for each other: a range's later pieces come after its earlier ones.)
         const bool shared = !scheduler.streams(splits) &&
-                            gemm_sm90_shares_split_reduction(TileM, PingPong, work.splits, p.epilogue.m - tile.m_block >= TileM);
+                            gemm_sm90_shares_split_reduction(TileM, TileN, PingPong, work.splits, p.epilogue.m - tile.m_block >= TileM);
         if (!reduce_split<kGroup>(acc, tCcC, p.partials, p.tile_counters, work.tile_index * ClusterM + cta_rank, work,
                                   p.epilogue.m - tile.m_block, group_thread, barrier, smem.last_split[PingPong ? consumer : 0], shared))
           continue;  // another split of this tile finishes it

@@ -62,11 +62,17 @@ inline constexpr GemmSm90Config kGemmSm90Configs[] = {
 inline constexpr int kGemmSm90ConfigCount = int(sizeof(kGemmSm90Configs) / sizeof(kGemmSm90Configs[0]));
 
 // Split-K tiles whose splits share the reduction (gemm_sm90.hpp, reduce_split): cooperative
-// 128-row tiles split at least kGemmSharedSplitMin ways, over a whole tile of rows. The kernel and
-// the split model (gemm_sm90_heuristic.hpp) ask the same question here.
+// 128-row tiles at least kGemmSharedSplitMinN columns wide, split at least kGemmSharedSplitMin
+// ways, over a whole tile of rows. The kernel and the split model (gemm_sm90_heuristic.hpp) ask
+// the same question here. Narrower tiles (the swapped 16 and 32 columns: 8 or 16 values per
+// thread) sum every split's partials in the last split, four splits per L2 round trip, sooner
+// than sharing's three dependent steps (all splits arrive, each sums a share, the last reads the
+// sums): 1..16 x 768..2560 x 2048..4096 split 4-8 ways ran 6-12% faster so (H200, 2026-11-28,
+// bench/results/gemm_swapped_split_reduction_h200_2026-11-28.txt).
 inline constexpr int kGemmSharedSplitMin = 3;
-CUTE_DSL_HOST_DEVICE constexpr bool gemm_sm90_shares_split_reduction(int tile_m, bool ping_pong, int splits, bool whole_rows) {
-  return tile_m == 128 && !ping_pong && splits >= kGemmSharedSplitMin && whole_rows;
+inline constexpr int kGemmSharedSplitMinN = 64;
+CUTE_DSL_HOST_DEVICE constexpr bool gemm_sm90_shares_split_reduction(int tile_m, int tile_n, bool ping_pong, int splits, bool whole_rows) {
+  return tile_m == 128 && tile_n >= kGemmSharedSplitMinN && !ping_pong && splits >= kGemmSharedSplitMin && whole_rows;
 }
 
 }  // namespace cute_dsl::kernels

@@ -102,12 +102,12 @@ inline GemmSplitPlan gemm_sm90_stream_plan(long long tiles, int k, long long clu
 }
 // The time of a split tile, in tiles' time; `rows`: the fraction of the tile's rows in the output.
 inline double gemm_sm90_split_tile_time(int splits, int k, double rows = 1.0, bool shared = false) {
-  const double reads = shared && gemm_sm90_shares_split_reduction(128, false, splits, rows >= 1.0) ? kGemmSharedSplitReads : splits;
+  const double reads = shared && gemm_sm90_shares_split_reduction(128, kGemmSharedSplitMinN, false, splits, rows >= 1.0) ? kGemmSharedSplitReads : splits;
   return 1.0 / splits + reads * kGemmSplitReadK * rows / (k > 0 ? k : 1);
 }
 // Whether a variant's split tiles may share their reduction (given enough splits and whole rows).
 inline bool gemm_sm90_shares_split_reduction(GemmSm90Config c) {
-  return gemm_sm90_shares_split_reduction(c.tile_m, c.ping_pong, kGemmSharedSplitMin, true);
+  return gemm_sm90_shares_split_reduction(c.tile_m, c.tile_n, c.ping_pong, kGemmSharedSplitMin, true);
 }
 inline GemmSplitPlan gemm_sm90_split_plan(long long tiles, int k, long long per_wave, int max_splits = 32, double rows = 1.0,
                                           bool shared = false) {
