@@ -198,17 +198,18 @@ TEST(GemmHeuristic, FewRowsRunSwapped) {
     EXPECT_EQ(c.splits, gemm_sm90_plan_splits(s, c, 132).splits);
     EXPECT_FALSE(gemm_sm90_heuristic(s, 132, GmmaMajor::K, true, false).swap_ab);
   }
-  // 17..32 rows: the 32-column swapped tile, where its tiles fill 3/4 of the SMs split at most 4
-  // ways (N > 3072 on 132 SMs); fewer columns keep the stream model's 64-row tiles.
-  for (const GemmShape s : {GemmShape{17, 4096, 4096, 1}, GemmShape{32, 28672, 2048, 1}, GemmShape{24, 1600, 8192, 2}}) {
+  // 17..32 rows: the 32-column swapped tile, where its tiles split at most 4 ways fill more than
+  // half of the SMs (N > 2048 on 132 SMs); fewer columns keep the stream model's 64-row tiles.
+  for (const GemmShape s : {GemmShape{17, 4096, 4096, 1}, GemmShape{32, 28672, 2048, 1}, GemmShape{24, 1100, 8192, 2},
+                            GemmShape{17, 3072, 4096, 1}}) {
     const GemmSm90Config c = gemm_sm90_heuristic(s, 132);
     EXPECT_TRUE(c.swap_ab) << s.m << " x " << s.n << " x " << s.l;
     EXPECT_EQ(c.tile_n, 32) << s.m << " x " << s.n;
     EXPECT_EQ(c.splits, gemm_sm90_plan_splits(s, c, 132).splits);
     EXPECT_FALSE(gemm_sm90_heuristic(s, 132, GmmaMajor::K, true, false).swap_ab);
   }
-  EXPECT_FALSE(gemm_sm90_heuristic({17, 3072, 4096, 1}, 132).swap_ab);
-  EXPECT_FALSE(gemm_sm90_heuristic({32, 2048, 14336, 1}, 132).swap_ab);
+  EXPECT_FALSE(gemm_sm90_heuristic({17, 2048, 4096, 1}, 132).swap_ab);
+  EXPECT_FALSE(gemm_sm90_heuristic({32, 1536, 14336, 1}, 132).swap_ab);
   EXPECT_FALSE(gemm_sm90_heuristic({33, 4096, 4096, 1}, 132).swap_ab);
   EXPECT_FALSE(gemm_sm90_heuristic({64, 4096, 4096, 1}, 132).swap_ab);
   // The counts that measured fastest on an H100 (bench/results/gemm_swapped_splits_h100_2026-11-27.txt):

@@ -69,13 +69,14 @@ inline constexpr double kGemmSplitReadK = 480.0;
 // the 64-row one, and at 128 x 1536 x 4096 slower: above 32 rows the stream model keeps deciding.)
 inline constexpr int kGemmSwapRows = 32;
 // Above 16 rows a 64-row tile is half zeros or less, and the swapped 32-column tile wins only
-// where its own tiles (N / 128) fill the SMs split at most 4 ways -- here taken as three quarters
-// of them: past that, a split's reduction costs more than the zero rows it saves. H200,
-// 2026-11-28, 108 shapes M = 17, 24, 32 x N 512..28672 x K 2048..14336 against the stream model's
-// 64-row choice (bench/results/gemm_swap32_h200_2026-11-28.txt): N >= 4096 up to 27% faster and
-// never 1% slower; N <= 2048 (<= 16 tiles) up to 14% slower.
+// where its own tiles (N / 128) split at most 4 ways fill more than half of the SMs: with fewer,
+// the splits it needs cost more than the zero rows it saves. H200, 2026-11-28, M = 17, 24, 32 x
+// K 2048..14336 against the stream model's 64-row choice: N >= 4096 (>= 32 tiles) 72 shapes
+// 0.926x the time, none 1% slower (bench/results/gemm_swap32_h200_2026-11-28.txt); N = 2560 and
+// 3072 (20, 24 tiles) 24 shapes 0.958x, the worst +3.4%; N <= 2048 (<= 16 tiles) mixed, up to 11%
+// slower (bench/results/gemm_swap32_all_n_h200_2026-11-28.txt, with the last-split reduction).
 inline bool gemm_sm90_swap32_pays(GemmShape s, int sm_count) {
-  return gemm_sm90_tiles(GemmShape{s.n, s.m, s.k, s.l}, 128, 32) * 4 * 4 >= 3LL * sm_count;
+  return gemm_sm90_tiles(GemmShape{s.n, s.m, s.k, s.l}, 128, 32) * 4 * 2 > sm_count;
 }
 inline constexpr double kGemmSharedSplitReads = 3.0;
 // A split tile runs in clusters of 2 (B multicast) where each split's K range is at least this
