@@ -250,7 +250,8 @@ inline int gemm_sm90_split_k(GemmShape s, GemmSm90Config c, int sm_count) { retu
 // tile when M has two row blocks and there is more than one wave of tiles; rows off 128-byte
 // lines switch to that tile and cluster (see below). 64-row tiles pay off for M <= 64, where a
 // 128-row tile would multiply zeros in half of its rows; there (M <= 64) the stream model decides,
-// but for M <= 16 where the caller may swap A and B (`may_swap_ab`: a plain GEMM, A K-major).
+// but for M <= 16 (and M <= 32 where gemm_sm90_swap32_pays) where the caller may swap A and B
+// (`may_swap_ab`: a plain GEMM, A K-major).
 inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor major_b = GmmaMajor::K,
                                           bool rows_128b_aligned = true, bool may_swap_ab = true) {
   if (may_swap_ab && (s.m <= 16 || (s.m <= kGemmSwapRows && gemm_sm90_swap32_pays(s, sm_count)))) {
