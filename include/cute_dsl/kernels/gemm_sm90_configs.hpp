@@ -51,9 +51,9 @@ CUTE_DSL_HOST_DEVICE constexpr int gemm_sm90_variant_key(const GemmSm90Config& c
 
 // The variants. Each uses 192 KiB of ring (tile size x stages traded against each other; the
 // 128 x 192 tile 160 KiB in 4 stages, the swapped 128 x 16 one 180 KiB in 10) out of the 227 KiB
-// an H100/H200 CTA may have; the 64 x 48 tile 196 KiB in 14). (A swapped 128 x 32 variant was
-// never faster than the 16-column one at M <= 16, H200 2026-11-27: not compiled, each variant
-// costs every launcher translation unit.) The 64 x 48 tile (K-major B: each consumer 24 columns)
+// an H100/H200 CTA may have; the 64 x 48 tile 196 KiB in 14, the swapped 128 x 32 one 200 KiB in
+// 10). The swapped 128 x 32 tile serves 17..32 rows where N is wide enough (gemm_sm90_swap32_pays;
+// at M <= 16 it was never faster than the 16-column one, H200 2026-11-27). The 64 x 48 tile (K-major B: each consumer 24 columns)
 // is for outputs whose 64 x 64 tiles leave SMs idle: N = 1536 in 32 column blocks instead of 24
 // (256 x 1536 x 4096: 128 CTAs at work instead of 96; docs/design/gemm_sm90_parts.md "Session 17").
 inline constexpr GemmSm90Config kGemmSm90Configs[] = {

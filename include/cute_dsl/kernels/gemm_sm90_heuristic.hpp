@@ -68,6 +68,7 @@ inline constexpr double kGemmSplitReadK = 480.0;
 // swapped tile's columns (16 up to 16 rows, 32 above). (At M = 64 the swapped tile ran as fast as
 // the 64-row one, and at 128 x 1536 x 4096 slower: above 32 rows the stream model keeps deciding.)
 inline constexpr int kGemmSwapRows = 32;
+inline constexpr int kGemmSwapRowsNarrow = 16;  // the narrow swapped tile's columns: always swapped up to here
 // Above 16 rows a 64-row tile is half zeros or less, and the swapped 32-column tile wins only
 // where its own tiles (N / 128) split at most 4 ways fill more than half of the SMs: with fewer,
 // the splits it needs cost more than the zero rows it saves. H200, 2026-11-28, M = 17, 24, 32 x
@@ -254,14 +255,14 @@ inline int gemm_sm90_split_k(GemmShape s, GemmSm90Config c, int sm_count) { retu
 // (`may_swap_ab`: a plain GEMM, A K-major).
 inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor major_b = GmmaMajor::K,
                                           bool rows_128b_aligned = true, bool may_swap_ab = true) {
-  if (may_swap_ab && (s.m <= 16 || (s.m <= kGemmSwapRows && gemm_sm90_swap32_pays(s, sm_count)))) {
+  if (may_swap_ab && (s.m <= kGemmSwapRowsNarrow || (s.m <= kGemmSwapRows && gemm_sm90_swap32_pays(s, sm_count)))) {
     // Every row of A fits one 16- or 32-column tile of the swapped kernel (swap_ab): its stages carry
     // 128 rows of B and 16 (32) of A where a 64-row tile carries 64 of A (all but M of them zeros) and
     // 64-128 of B, so each CTA streams more of B per stage and the TMA fills less; the split from
     // the stream model over the kernel's N x M view (gemm_sm90_plan_splits). H200, 2026-11-27 (bench/results/gemm_swap_ab_h200_2026-11-27.txt):
     // 1 x 4096 x 4096 21.4 -> 18.0-18.8 us, 1 x 1536 x 4096 14.1 -> 11.9-12.4 (split 4-16), 1 x 28672 x 4096
     // 77.0 -> 68.6-69.7, 16 x 4096 x 4096 21.0 -> 18.8-19.6 (cuBLAS 17.8, 10.9, 69.2, 17.9).
-    GemmSm90Config swapped{s.m <= 16 ? 16 : 32, 10, 1, false, 128, 0, true};
+    GemmSm90Config swapped{s.m <= kGemmSwapRowsNarrow ? kGemmSwapRowsNarrow : kGemmSwapRows, 10, 1, false, 128, 0, true};
     swapped.splits = gemm_sm90_plan_splits(s, swapped, sm_count).splits;
     return swapped;
   }
