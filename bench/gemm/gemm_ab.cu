@@ -4,16 +4,19 @@
 // ("MxNxK,...") replaces the shapes; GEMM_AB_BETA (a number, default 0) times D = A B + beta C
 // instead (cuBLAS in place on D, ours from a C of its own: the same bytes move); GEMM_AB_OUT=f32
 // makes D and C f32 (default bf16). GEMM_AB_CONFIG
-// ("tile_m,tile_n,stages,cluster_m,ping_pong[,stream_k]", e.g. "64,256,5,2,1") runs that variant
-// instead of the heuristic's choice (both builds must have it), unsplit, or with stream-K where the
-// sixth field is 1. After timing, each shape is checked: ours
+// ("tile_m,tile_n,stages,cluster_m,ping_pong[,stream_k[,swap_ab]]", e.g. "64,256,5,2,1") runs that
+// variant instead of the heuristic's choice (both builds must have it), unsplit, or with stream-K
+// where the sixth field is 1, swapped (A and B exchanged: the swapped variants) where the seventh is. After timing, each shape is checked: ours
 // against cuBLAS's D from the same inputs, max |ours - cuBLAS| over max |cuBLAS| printed as "check"
 // (a wrong variant shows up here long before a sweep would notice). GEMM_AB_SETS (default 1) times
 // each shape over that many buffer sets, each placed after a spacer of a different size (so the
 // operands and D sit at other addresses), and GEMM_AB_REPEATS (default 1) times each library that
 // many times per set: together they separate a process's spread from an address's. Each timing
 // also prints the host's median enqueue time (if it outlasts the flush, the GPU idles in the
-// timed interval).
+// timed interval). GEMM_AB_PAD (elements, default 0: none) gives A and B a leading dimension of K
+// rounded up to that multiple (both libraries), and GEMM_AB_REPACK=1 also times, L2 flushed, the
+// copy of A and B from leading dimension K into such padded buffers (cudaMemcpy2DAsync): what
+// realigning rows off 128-byte lines before the GEMM would cost.
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
 #include <cute_dsl/kernels/gemm_sm90_launch.hpp>
@@ -53,14 +56,17 @@ template <class TD>
 int run_shape(const char* tag, std::array<int, 3> s, float beta, kernels::GemmSm90Config config, cublasHandle_t h, void* flush, int set,
               int repeats) {
   const int m = s[0], n = s[1], k = s[2];
+  const char* pad_env = std::getenv("GEMM_AB_PAD");
+  const int pad = pad_env != nullptr && std::atoi(pad_env) > 0 ? std::atoi(pad_env) : 1;
+  const int ld = (k + pad - 1) / pad * pad;
   bf16 *a, *b;
   TD *c, *d;
-  cudaMalloc(&a, 2ll * m * k); cudaMalloc(&b, 2ll * n * k);
+  cudaMalloc(&a, 2ll * m * ld); cudaMalloc(&b, 2ll * n * ld);
   cudaMalloc(&c, sizeof(TD) * m * n); cudaMalloc(&d, sizeof(TD) * m * n);
-  fill<<<1024, 256>>>(a, 1ll * m * k, 1); fill<<<1024, 256>>>(b, 1ll * n * k, 2);
+  fill<<<1024, 256>>>(a, 1ll * m * ld, 1); fill<<<1024, 256>>>(b, 1ll * n * ld, 2);
   fill<<<1024, 256>>>(c, 1ll * m * n, 3); fill<<<1024, 256>>>(d, 1ll * m * n, 3);
   kernels::GemmSm90Arguments<bf16, TD> args{};
-  args.shape = {m, n, k, 1}; args.a = a; args.lda = k; args.b = b; args.ldb = k; args.d = d; args.ldd = n;
+  args.shape = {m, n, k, 1}; args.a = a; args.lda = ld; args.b = b; args.ldb = ld; args.d = d; args.ldd = n;
   args.beta = beta; args.c = c; args.ldc = n;
   const cudaDataType_t out = std::is_same_v<TD, float> ? CUDA_R_32F : CUDA_R_16BF;
   // In turns (default): each iteration times one call of each library, the order swapped every
@@ -75,7 +81,7 @@ int run_shape(const char* tag, std::array<int, 3> s, float beta, kernels::GemmSm
       cudaEventRecord(e0);
       cudaError_t err = cudaSuccess;
       const auto h0 = std::chrono::steady_clock::now();
-      if (impl == 0) { float al = 1, be = beta; cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &al, b, CUDA_R_16BF, k, a, CUDA_R_16BF, k, &be, d, out, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT); }
+      if (impl == 0) { float al = 1, be = beta; cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &al, b, CUDA_R_16BF, ld, a, CUDA_R_16BF, ld, &be, d, out, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT); }
       else err = kernels::gemm_sm90_majors<GmmaMajor::K, GmmaMajor::K>(args, nullptr, config);
       const auto h1 = std::chrono::steady_clock::now();
       cudaEventRecord(e1); cudaEventSynchronize(e1);
@@ -106,13 +112,33 @@ int run_shape(const char* tag, std::array<int, 3> s, float beta, kernels::GemmSm
       printf("\n");
     }
   }
+  if (const char* rp = std::getenv("GEMM_AB_REPACK"); rp != nullptr && std::string(rp) == "1") {
+    const int to = (k + 63) / 64 * 64;
+    bf16 *pa, *pb;
+    cudaMalloc(&pa, 2ll * m * to); cudaMalloc(&pb, 2ll * n * to);
+    std::vector<float> t;
+    for (int it = 0; it < 23; ++it) {
+      cudaMemsetAsync(flush, it, 512 << 20);
+      cudaEvent_t e0, e1; cudaEventCreate(&e0); cudaEventCreate(&e1);
+      cudaEventRecord(e0);
+      cudaMemcpy2DAsync(pa, 2ll * to, a, 2ll * ld, 2ll * k, m, cudaMemcpyDeviceToDevice);
+      cudaMemcpy2DAsync(pb, 2ll * to, b, 2ll * ld, 2ll * k, n, cudaMemcpyDeviceToDevice);
+      cudaEventRecord(e1); cudaEventSynchronize(e1);
+      float ms; cudaEventElapsedTime(&ms, e0, e1);
+      if (it >= 3) t.push_back(ms);
+      cudaEventDestroy(e0); cudaEventDestroy(e1);
+    }
+    std::sort(t.begin(), t.end());
+    printf("%s repack %dx%dx%d A and B to ld %d: %.2f us\n", tag, m, n, k, to, t[t.size() / 2] * 1e3);
+    cudaFree(pa); cudaFree(pb);
+  }
   // Check: cuBLAS into `ref`, ours into `d`, both from the same C (beta), compared.
   TD* ref;
   unsigned* diff;
   cudaMalloc(&ref, sizeof(TD) * m * n); cudaMalloc(&diff, 2 * sizeof(unsigned));
   cudaMemset(diff, 0, 2 * sizeof(unsigned));
   fill<<<1024, 256>>>(ref, 1ll * m * n, 3); fill<<<1024, 256>>>(d, 1ll * m * n, 3);
-  { float al = 1, be = beta; cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &al, b, CUDA_R_16BF, k, a, CUDA_R_16BF, k, &be, ref, out, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT); }
+  { float al = 1, be = beta; cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &al, b, CUDA_R_16BF, ld, a, CUDA_R_16BF, ld, &be, ref, out, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT); }
   if (const cudaError_t err = kernels::gemm_sm90_majors<GmmaMajor::K, GmmaMajor::K>(args, nullptr, config); err != cudaSuccess) {
     printf("error %s\n", cudaGetErrorString(err));
     return 1;
@@ -158,10 +184,11 @@ int main(int argc, char** argv) {
   }
   kernels::GemmSm90Config config{};
   if (const char* c = std::getenv("GEMM_AB_CONFIG"); c != nullptr && *c != 0) {
-    int pp = 0, sk = 0;
-    const int got = std::sscanf(c, "%d,%d,%d,%d,%d,%d", &config.tile_m, &config.tile_n, &config.stages, &config.cluster_m, &pp, &sk);
-    if (got != 5 && got != 6) {
-      std::fprintf(stderr, "ERROR: GEMM_AB_CONFIG: expected tile_m,tile_n,stages,cluster_m,ping_pong[,stream_k], got '%s'\n", c);
+    int pp = 0, sk = 0, sw = 0;
+    const int got = std::sscanf(c, "%d,%d,%d,%d,%d,%d,%d", &config.tile_m, &config.tile_n, &config.stages, &config.cluster_m, &pp, &sk, &sw);
+    config.swap_ab = sw != 0;
+    if (got < 5) {
+      std::fprintf(stderr, "ERROR: GEMM_AB_CONFIG: expected tile_m,tile_n,stages,cluster_m,ping_pong[,stream_k[,swap_ab]], got '%s'\n", c);
       return 1;
     }
     config.ping_pong = pp != 0;

@@ -73,6 +73,27 @@ TEST(GemmHeuristic, NarrowTileFillsIdleSms) {
   EXPECT_EQ(no_swap({64, 6144, 4096, 1}).tile_n, 64);
 }
 
+// Rows past M cost their fill (the last row block's TMA writes zeros), and the narrower 64-row
+// tiles (64 x 128, 64 x 48) are taken in one wave only.
+TEST(GemmHeuristic, RowsPastMAndSingleWaveNarrowTiles) {
+  // 320 rows: five 64-row blocks fill 120 SMs with 64 x 128 tiles (64 x 64: 240 tiles, two waves).
+  const GemmSm90Config five_blocks = gemm_sm90_heuristic({320, 3072, 4096, 1}, 132);
+  EXPECT_EQ(five_blocks.tile_m, 64);
+  EXPECT_EQ(five_blocks.tile_n, 128);
+  // Over several waves they are not taken (320 x 12288: 480 tiles of 64 x 128).
+  const GemmSm90Config waves = gemm_sm90_heuristic({320, 12288, 4096, 1}, 132);
+  EXPECT_EQ(waves.tile_m, 128);
+  EXPECT_FALSE(waves.tile_m == 64 && waves.tile_n != 64);
+  // 200 rows over K = 8192: a 128 x 64 tile's last row block is 56 rows of 128; 128 x 128 tiles
+  // split 2 ways (clusters of 2) fill the SMs with half the fill per split instead.
+  const GemmSm90Config split = gemm_sm90_heuristic({200, 4096, 8192, 1}, 132);
+  EXPECT_EQ(split.tile_n, 128);
+  EXPECT_EQ(split.tile_m, 128);
+  EXPECT_EQ(split.splits, 2);
+  // Whole 128-row blocks pay no fill: unchanged.
+  EXPECT_EQ(gemm_sm90_heuristic({256, 1536, 4096, 1}, 132).tile_n, 48);
+}
+
 // The launcher dispatches on gemm_sm90_variant_key: one key per compiled variant, and none for a
 // configuration it does not compile (tile_n 49 with 4 stages once encoded like 48 with 14).
 TEST(GemmSm90Config, VariantKeysAreDistinctAndRefuseWhatIsOutOfRange) {

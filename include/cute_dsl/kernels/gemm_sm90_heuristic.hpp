@@ -1,7 +1,8 @@
 // The Hopper GEMM's choice of variant and split-K (kernels/gemm_sm90_launch.hpp launches it): two
 // models of a launch's time, stated here and measured in docs/design/gemm_sm90_parts.md.
 //   compute  waves of tiles over the SMs, each wave costing its tile area over how close that tile
-//            shape gets to the 128 x 256 tile's speed; split-K where the tiles leave SMs idle;
+//            shape gets to the 128 x 256 tile's speed, plus the zeros its last row block loads
+//            past M; split-K where the tiles leave SMs idle;
 //   stream   decode (M <= 64: one 64-row tile holds every row): the GEMM streams B, and its time is
 //            the HBM's rate or each CTA's ring, whichever is slower (gemm_sm90_stream_time);
 //   swap     M <= 16, or M <= 32 with enough columns (a plain GEMM over a K-major A): A and B
@@ -298,8 +299,12 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor m
   // flops: 112 / 3072 against the 64 x 64 tile's 128 / 4096 bytes per flop, 7/6 of it, so 0.6 x 6/7
   // ~ 0.5. It wins where its 4/3 as many column blocks fill SMs that 64 x 64 tiles leave idle
   // (256 x 1536 x 4096: 128 tiles against 96 on 132 SMs).
-  const Candidate candidates[] = {{128, 256, 4, 1.0}, {128, 192, 4, 1.0}, {128, 128, 6, 0.9}, {128, 64, 8, 0.75}, {64, 64, 12, 0.6},
-                                  {64, 48, 14, 0.5}};
+  // The 64 x 128 tile (0.65: its waves ran 0.66 of the 128 x 192 tile's speed per flop at 320 x
+  // 12288 x 4096): M in 64-row blocks where 128-row tiles would carry a mostly empty last row block
+  // and 64 x 64 tiles would need a second wave (288 and 320 x 3072 x 1024..8192: 0.78-0.87x the
+  // time of 64 x 64 tiles; H200 2026-11-28, bench/results/gemm_rows_past_m_h200_2026-11-28.txt).
+  const Candidate candidates[] = {{128, 256, 4, 1.0}, {128, 192, 4, 1.0}, {128, 128, 6, 0.9}, {128, 64, 8, 0.75}, {64, 128, 8, 0.65},
+                                  {64, 64, 12, 0.6}, {64, 48, 14, 0.5}};
   GemmSm90Config best{};
   double best_cost = 0;
   for (const Candidate& c : candidates) {
@@ -310,6 +315,11 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor m
     // between the wide tile split and a narrow one whole, and the 192-wide tile split 2 ways lost
     // to the 128 x 128 one whole (1024 x 1536 x 4096: 38.9 vs 35.1 us, H100).
     if (c.tile_n == 192 && tiles * 2 <= sm_count) continue;
+    // The narrower 64-row tiles (64 x 128, 64 x 48) buy CTAs with operand reuse: they pay where
+    // they fill SMs that wider tiles leave idle, in one wave. Over several waves they ran up to
+    // 1.33x the time of the 128-row tiles (129..192 x 6144 x 1024..8192 in 64 x 48 tiles, 288 and
+    // 320 x 6144..12288 x 4096..8192 in 64 x 128; H200, same file).
+    if (c.tile_m == 64 && c.tile_n != 64 && tiles > sm_count) continue;
     // Few tiles: their split counts (it decides between a wide tile split and a narrow one whole:
     // 1024 x 1024 x 32768 ran 122 us in 128 x 256 tiles split 4 ways, 142 in 128 x 64 tiles whole,
     // H100). A tail split is added after the choice, not in it: letting it favour the wide tile
@@ -319,7 +329,16 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor m
     const GemmSplitPlan few =
         tiles * 2 <= sm_count ? gemm_sm90_split_plan(tiles, s.k, sm_count, 32, rows, shared) : GemmSplitPlan{1, tiles};
     const double waves = gemm_sm90_split_waves(tiles, sm_count, s.k, few, rows, shared);
-    const double cost = waves * c.tile_m * c.tile_n / c.efficiency;
+    // The last row block's rows past M: its CTAs' TMA writes them as zeros at the stream model's
+    // fill rate, in the area units of this cost (kSmFlopsPerUs / kFillBytesPerUs = 25 per row, over
+    // the split's share of K), counted once: those CTAs finish last. It moves ragged M (65..448
+    // rows) to tiles with fewer such rows or split ones: 42 grid shapes, 0.838x the time in
+    // geomean, 2 slower by > 2% (same file). The fill measured dearer in 128 x 64 tiles (~67 GB/s per CTA, against the 240
+    // fitted to decode): priced so, it moved 120 shapes, many to 64 x 64 tiles over several waves
+    // that had run slower; not taken without their own measurement.
+    const double fill_rows = double((s.m + c.tile_m - 1) / c.tile_m * c.tile_m - s.m);
+    const double fill = fill_rows * (GemmStreamModel::kSmFlopsPerUs / GemmStreamModel::kFillBytesPerUs) / few.splits;
+    const double cost = waves * c.tile_m * c.tile_n / c.efficiency + fill;
     if (best.tile_n == 0 || cost < best_cost) {
       best_cost = cost;
       best = config;
