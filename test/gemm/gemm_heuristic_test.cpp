@@ -73,17 +73,21 @@ TEST(GemmHeuristic, NarrowTileFillsIdleSms) {
   EXPECT_EQ(no_swap({64, 6144, 4096, 1}).tile_n, 64);
 }
 
-// Rows past M cost their fill (the last row block's TMA writes zeros), and the narrower 64-row
-// tiles (64 x 128, 64 x 48) are taken in one wave only.
-TEST(GemmHeuristic, RowsPastMAndSingleWaveNarrowTiles) {
+// Rows past M cost their fill (the last row block's TMA writes zeros), and 64-row tiles are
+// taken in one wave only.
+TEST(GemmHeuristic, RowsPastMAndSingleWave64RowTiles) {
   // 320 rows: five 64-row blocks fill 120 SMs with 64 x 128 tiles (64 x 64: 240 tiles, two waves).
   const GemmSm90Config five_blocks = gemm_sm90_heuristic({320, 3072, 4096, 1}, 132);
   EXPECT_EQ(five_blocks.tile_m, 64);
   EXPECT_EQ(five_blocks.tile_n, 128);
-  // Over several waves they are not taken (320 x 12288: 480 tiles of 64 x 128).
-  const GemmSm90Config waves = gemm_sm90_heuristic({320, 12288, 4096, 1}, 132);
-  EXPECT_EQ(waves.tile_m, 128);
-  EXPECT_FALSE(waves.tile_m == 64 && waves.tile_n != 64);
+  // 160 rows: 128 x 64 tiles would fill 96 of their second block's 128 rows with zeros.
+  const GemmSm90Config three_blocks = gemm_sm90_heuristic({160, 4096, 4096, 1}, 132);
+  EXPECT_EQ(three_blocks.tile_m, 64);
+  EXPECT_EQ(three_blocks.tile_n, 128);
+  // Over several waves 64-row tiles are not taken (320 x 12288: 480 tiles of 64 x 128, 960 of
+  // 64 x 64; 160 x 8192: 384 tiles of 64 x 64).
+  EXPECT_EQ(gemm_sm90_heuristic({320, 12288, 4096, 1}, 132).tile_m, 128);
+  EXPECT_EQ(gemm_sm90_heuristic({160, 8192, 4096, 1}, 132).tile_m, 128);
   // 200 rows over K = 8192: a 128 x 64 tile's last row block is 56 rows of 128; 128 x 128 tiles
   // split 2 ways (clusters of 2) fill the SMs with half the fill per split instead.
   const GemmSm90Config split = gemm_sm90_heuristic({200, 4096, 8192, 1}, 132);

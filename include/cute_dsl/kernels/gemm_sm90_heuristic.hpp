@@ -81,6 +81,16 @@ inline bool gemm_sm90_swap32_pays(GemmShape s, int sm_count) {
   return gemm_sm90_tiles(GemmShape{s.n, s.m, s.k, s.l}, 128, 32) * 4 * 2 > sm_count;
 }
 inline constexpr double kGemmSharedSplitReads = 3.0;
+// The compute model's price of a row past M in a tile's last row block, in its area units (tile
+// rows x columns at the 128 x 256 tile's speed), counted once per launch (those CTAs finish last)
+// and over the split's share of K. In 128 x 64 tiles each such row cost 0.122 us at K = 4096
+// (129..192 x 4096 x 4096: 39.1 us at 127 rows, 31.4 at 64; H200 2026-11-28), ~67 GB/s of zero
+// fill per CTA against ~6 TFLOP/s of wgmma per SM: ~90 units; the stream model's decode rate
+// (kFillBytesPerUs) makes 25. Of 25, 60 and 90, with and without the split's share, 60 with it
+// lost least over the 142 ragged-M shapes timed in this session's A/Bs (choices moved from
+// 9bd69c5: 90 of a 750-shape grid, 0.905x the time in geomean, 4 slower by > 2%, the worst +7.5%),
+// provided 64-row tiles run in one wave only (below): bench/results/gemm_rows_past_m_h200_2026-11-28.txt.
+inline constexpr double kGemmFillCostPerRow = 60.0;
 // A split tile runs in clusters of 2 (B multicast) where each split's K range is at least this
 // long (gemm_sm90_heuristic): 64 k-blocks.
 inline constexpr int kGemmClusteredSplitMinK = 4096;
@@ -315,11 +325,11 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor m
     // between the wide tile split and a narrow one whole, and the 192-wide tile split 2 ways lost
     // to the 128 x 128 one whole (1024 x 1536 x 4096: 38.9 vs 35.1 us, H100).
     if (c.tile_n == 192 && tiles * 2 <= sm_count) continue;
-    // The narrower 64-row tiles (64 x 128, 64 x 48) buy CTAs with operand reuse: they pay where
-    // they fill SMs that wider tiles leave idle, in one wave. Over several waves they ran up to
-    // 1.33x the time of the 128-row tiles (129..192 x 6144 x 1024..8192 in 64 x 48 tiles, 288 and
-    // 320 x 6144..12288 x 4096..8192 in 64 x 128; H200, same file).
-    if (c.tile_m == 64 && c.tile_n != 64 && tiles > sm_count) continue;
+    // 64-row tiles buy CTAs with operand reuse: they pay where they fill SMs that wider tiles
+    // leave idle, in one wave. Over several waves they ran up to 1.33x the time of the 128-row
+    // tiles (129..192 x 6144 x 1024..8192 in 64 x 48 tiles, 288 and 320 x 6144..12288 x 4096..8192
+    // in 64 x 128, 160 and 320 x 8192..12288 x 4096 in 64 x 64; H200, same file).
+    if (c.tile_m == 64 && tiles > sm_count) continue;
     // Few tiles: their split counts (it decides between a wide tile split and a narrow one whole:
     // 1024 x 1024 x 32768 ran 122 us in 128 x 256 tiles split 4 ways, 142 in 128 x 64 tiles whole,
     // H100). A tail split is added after the choice, not in it: letting it favour the wide tile
@@ -329,15 +339,10 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor m
     const GemmSplitPlan few =
         tiles * 2 <= sm_count ? gemm_sm90_split_plan(tiles, s.k, sm_count, 32, rows, shared) : GemmSplitPlan{1, tiles};
     const double waves = gemm_sm90_split_waves(tiles, sm_count, s.k, few, rows, shared);
-    // The last row block's rows past M: its CTAs' TMA writes them as zeros at the stream model's
-    // fill rate, in the area units of this cost (kSmFlopsPerUs / kFillBytesPerUs = 25 per row, over
-    // the split's share of K), counted once: those CTAs finish last. It moves ragged M (65..448
-    // rows) to tiles with fewer such rows or split ones: 42 grid shapes, 0.838x the time in
-    // geomean, 2 slower by > 2% (same file). The fill measured dearer in 128 x 64 tiles (~67 GB/s per CTA, against the 240
-    // fitted to decode): priced so, it moved 120 shapes, many to 64 x 64 tiles over several waves
-    // that had run slower; not taken without their own measurement.
+    // The last row block's rows past M: its CTAs' TMA writes them as zeros into shared memory
+    // for every k-block of their split, at kGemmFillCostPerRow area units per row.
     const double fill_rows = double((s.m + c.tile_m - 1) / c.tile_m * c.tile_m - s.m);
-    const double fill = fill_rows * (GemmStreamModel::kSmFlopsPerUs / GemmStreamModel::kFillBytesPerUs) / few.splits;
+    const double fill = fill_rows * kGemmFillCostPerRow / few.splits;
     const double cost = waves * c.tile_m * c.tile_n / c.efficiency + fill;
     if (best.tile_n == 0 || cost < best_cost) {
       best_cost = cost;
