@@ -6,16 +6,17 @@
 // makes D and C f32 (default bf16). GEMM_AB_CONFIG
 // ("tile_m,tile_n,stages,cluster_m,ping_pong[,stream_k[,swap_ab]]", e.g. "64,256,5,2,1") runs that
 // variant instead of the heuristic's choice (both builds must have it), unsplit, or with stream-K
-// where the sixth field is 1, swapped (A and B exchanged: the swapped variants) where the seventh is. After timing, each shape is checked: ours
-// against cuBLAS's D from the same inputs, max |ours - cuBLAS| over max |cuBLAS| printed as "check"
+// where the sixth field is 1, swapped (A and B exchanged: the swapped variants) where the seventh
+// is. After timing, each shape is checked: ours against cuBLAS's D from the same inputs,
+// max |ours - cuBLAS| over max |cuBLAS| printed as "check"
 // (a wrong variant shows up here long before a sweep would notice). GEMM_AB_SETS (default 1) times
 // each shape over that many buffer sets, each placed after a spacer of a different size (so the
 // operands and D sit at other addresses), and GEMM_AB_REPEATS (default 1) times each library that
 // many times per set: together they separate a process's spread from an address's. Each timing
 // also prints the host's median enqueue time (if it outlasts the flush, the GPU idles in the
-// timed interval). GEMM_AB_PAD (elements, default 0: none) gives A and B a leading dimension of K
-// rounded up to that multiple (both libraries), and GEMM_AB_REPACK=1 also times, L2 flushed, the
-// copy of A and B from leading dimension K into such padded buffers (cudaMemcpy2DAsync): what
+// timed interval). GEMM_AB_PAD (elements, 1..4096; unset: none) gives A and B a leading dimension
+// of K rounded up to that multiple (both libraries), and GEMM_AB_REPACK=1 also times, L2 flushed,
+// the copy of A and B into rows padded to a multiple of 64 elements (cudaMemcpy2DAsync): what
 // realigning rows off 128-byte lines before the GEMM would cost.
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
@@ -208,6 +209,13 @@ int main(int argc, char** argv) {
     return n < 1 ? 1 : n;
   };
   const int sets = count("GEMM_AB_SETS"), repeats = count("GEMM_AB_REPEATS");
+  if (const char* pad = std::getenv("GEMM_AB_PAD"); pad != nullptr && *pad != 0) {
+    char* end = nullptr;
+    if (const long v = std::strtol(pad, &end, 10); *end != 0 || v < 1 || v > 4096) {
+      std::fprintf(stderr, "ERROR: GEMM_AB_PAD: expected a multiple in elements, 1..4096, got '%s'\n", pad);
+      return 1;
+    }
+  }
   for (auto& s : shapes) {
     std::vector<void*> spacers;
     for (int set = 0; set < sets; ++set) {
