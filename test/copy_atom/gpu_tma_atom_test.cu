@@ -36,6 +36,21 @@ auto tile_layout() {
 template <int B> using TileLayout = decltype(tile_layout<B>());
 
 auto global_layout(const Matrix& m) { return make_layout(make_shape(m.cols, m.rows), make_stride(_1{}, m.pitch)); }
+// What a TMA load leaves at (row, col) of the matrix: the element, or the zero fill past its edges.
+float loaded_value(const Matrix& m, int r, int c) { return (r < m.rows && c < m.cols) ? m.host[std::size_t(r) * m.pitch + c] : 0.f; }
+
+// A 13 x 28 float matrix (ragged against one 16 x 32 tile) on the device, and a poisoned output.
+struct SmallRagged {
+  std::uint32_t seed = cute_dsl_test::test_seed();
+  Matrix m = random_matrix(13, 28, seed);
+  cute_dsl_test::DeviceBuffer<float> da, dout;
+  explicit SmallRagged(std::size_t out_elements) : da(m.host.size()), dout(out_elements) {}
+};
+void upload_and_poison(SmallRagged& t) {
+  ASSERT_TRUE(t.da.ok() && t.dout.ok());
+  CUTE_DSL_TEST_CUDA(t.da.upload(t.m.host));
+  CUTE_DSL_TEST_CUDA(t.dout.poison());
+}
 
 template <class Atom>
 __global__ void atom_load_kernel(const __grid_constant__ Atom tma, int rows, int cols, float* out) {
@@ -109,6 +124,37 @@ __global__ void atom_multicast_kernel(const __grid_constant__ Atom tma, int rows
   arch::cluster_sync();  // no CTA leaves while its partner may still write into it
 }
 
+// A tile of two 8-row boxes (32 floats x (8, 2) rows, 128-byte swizzle): CTA i loads only its
+// first i boxes (copy(call, box, dst, boxes)); shared memory past them keeps its poison.
+using TwoRowBoxes = decltype(composition(Swizzle<3, 2, 3>{}, make_layout(make_shape(_32{}, make_shape(_8{}, _2{})),
+                                                                          make_stride(_1{}, make_stride(_32{}, _256{})))));
+constexpr float kSmemPoison = 777.f;
+
+template <class Atom>
+__global__ void atom_first_boxes_kernel(const __grid_constant__ Atom tma, int rows, int cols, float* out) {
+  using L = typename Atom::smem_layout;
+  constexpr int n = int(Atom::Math::tile_elements), bc = Atom::Math::tile().crd[0], br = Atom::Math::tile().crd[1];
+  __shared__ alignas(1024) float buf[n];
+  __shared__ alignas(8) cuda::std::uint64_t bar;
+  auto s = make_tensor(make_smem_ptr(buf), L{});
+  const int boxes = int(blockIdx.x);
+  for (int e = threadIdx.x; e < n; e += blockDim.x) buf[e] = kSmemPoison;
+  tma_store_fence();  // the poison (generic proxy) before TMA's writes (async proxy)
+  if (threadIdx.x == 0) {
+    arch::mbarrier_init(&bar, 1);
+    arch::fence_barrier_init();
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    auto tile = local_tile(make_identity_tensor(make_shape(cols, rows)), make_shape(Int<bc>{}, Int<br>{}), make_coord(0, 0));
+    auto thr = tma.get_slice(0);
+    arch::mbarrier_arrive_expect_tx(&bar, Atom::transaction_bytes_of(boxes));
+    copy(tma.with(bar), thr.partition_S(tile), thr.partition_D(s), boxes);
+  }
+  arch::mbarrier_wait(&bar, 0);
+  for (int e = threadIdx.x; e < n; e += blockDim.x) out[std::size_t(blockIdx.x) * n + e] = s(e % bc, e / bc);
+}
+
 template <int B>
 void check_atom_load() {
   CUTE_DSL_REQUIRE_GPU(90);
@@ -134,7 +180,7 @@ void check_atom_load() {
     for (int bx = 0; bx < gx; ++bx)
       for (int e = 0; e < n; ++e) {
         const int r = by * kRows + e / bc, c = bx * bc + e % bc;
-        const float expected = (r < m.rows && c < m.cols) ? m.host[std::size_t(r) * m.pitch + c] : 0.f;
+        const float expected = loaded_value(m, r, c);
         const float got = out[(std::size_t(by) * gx + bx) * n + e];
         ASSERT_TRUE(same_bits(got, expected)) << "swizzle " << B << " (" << r << "," << c << "): " << got << " vs " << expected
                                               << " seed " << seed;
@@ -176,32 +222,57 @@ TEST(TmaAtom, StoreSwizzle32BRagged) { check_atom_store<1>(); }
 TEST(TmaAtom, StoreSwizzle64BRagged) { check_atom_store<2>(); }
 TEST(TmaAtom, StoreSwizzle128BRagged) { check_atom_store<3>(); }
 
+// 13 x 28 floats in one 16 x 32 tile of two 8-row boxes: 0, 1 or 2 boxes loaded (the second one
+// partly past the edge: zero fill); the rows of the boxes not loaded keep their poison.
+TEST(TmaAtom, LoadFirstBoxesOnlyLeavesTheRestUntouched) {
+  CUTE_DSL_REQUIRE_GPU(90);
+  using Atom = TmaLoadAtom<float, TwoRowBoxes, 1>;
+  static_assert(Atom::Math::boxes_per_cta == 2 && Atom::Math::box_extents().crd[1] == 8);
+  constexpr int bc = 32, n = 32 * 16;
+  SmallRagged t(3 * n);
+  ASSERT_NO_FATAL_FAILURE(upload_and_poison(t));
+  const Matrix& m = t.m;
+  Atom tma{};
+  try {
+    tma = make_tma_load_atom(tma::encode_tiled_from_cudart(), t.da.get(), global_layout(m), TwoRowBoxes{});
+  } catch (const std::exception& e) {
+    FAIL() << e.what();
+  }
+  atom_first_boxes_kernel<<<3, 128>>>(tma, m.rows, m.cols, t.dout.get());
+  CUTE_DSL_TEST_LAUNCHED();
+  std::vector<float> out;
+  CUTE_DSL_TEST_CUDA(t.dout.download(out));
+  for (int boxes = 0; boxes < 3; ++boxes)
+    for (int e = 0; e < n; ++e) {
+      const int r = e / bc, c = e % bc;
+      const float expected = r < 8 * boxes ? loaded_value(m, r, c) : kSmemPoison;
+      ASSERT_TRUE(same_bits(out[std::size_t(boxes) * n + e], expected)) << boxes << " boxes (" << r << "," << c << ") seed " << t.seed;
+    }
+}
+
 // 13 x 28 floats: the second CTA's half of the 16 x 32 tile is partly past the edge (zero fill).
 TEST(TmaAtom, MulticastTwoCtaClusterSwizzle128BRagged) {
   CUTE_DSL_REQUIRE_GPU(90);
   constexpr int bc = tile_cols<3>, n = bc * kRows;
-  const std::uint32_t seed = cute_dsl_test::test_seed();
-  Matrix m = random_matrix(13, 28, seed);
-  cute_dsl_test::DeviceBuffer<float> da(m.host.size()), dout(2 * n);
-  ASSERT_TRUE(da.ok() && dout.ok());
-  CUTE_DSL_TEST_CUDA(da.upload(m.host));
-  CUTE_DSL_TEST_CUDA(dout.poison());
+  SmallRagged t(2 * n);
+  ASSERT_NO_FATAL_FAILURE(upload_and_poison(t));
+  const Matrix& m = t.m;
   using Atom = TmaLoadAtom<float, TileLayout<3>, 2>;
   static_assert(Atom::Math::box_extents().crd[1] == kRows / 2);
   Atom tma{};
   try {
-    tma = make_tma_load_atom(tma::encode_tiled_from_cudart(), da.get(), global_layout(m), tile_layout<3>(), _2{});
+    tma = make_tma_load_atom(tma::encode_tiled_from_cudart(), t.da.get(), global_layout(m), tile_layout<3>(), _2{});
   } catch (const std::exception& e) {
     FAIL() << e.what();
   }
-  CUTE_DSL_TEST_CUDA(tma_test::launch_cluster_pair(atom_multicast_kernel<Atom>, tma, m.rows, m.cols, dout.get()));
+  CUTE_DSL_TEST_CUDA(tma_test::launch_cluster_pair(atom_multicast_kernel<Atom>, tma, m.rows, m.cols, t.dout.get()));
   CUTE_DSL_TEST_LAUNCHED();
   std::vector<float> out;
-  CUTE_DSL_TEST_CUDA(dout.download(out));
+  CUTE_DSL_TEST_CUDA(t.dout.download(out));
   for (int cta = 0; cta < 2; ++cta)
     for (int e = 0; e < n; ++e) {
       const int r = e / bc, c = e % bc;
-      const float expected = (r < m.rows && c < m.cols) ? m.host[std::size_t(r) * m.pitch + c] : 0.f;
-      ASSERT_TRUE(same_bits(out[std::size_t(cta) * n + e], expected)) << "CTA " << cta << " (" << r << "," << c << ") seed " << seed;
+      const float expected = loaded_value(m, r, c);
+      ASSERT_TRUE(same_bits(out[std::size_t(cta) * n + e], expected)) << "CTA " << cta << " (" << r << "," << c << ") seed " << t.seed;
     }
 }

@@ -97,6 +97,19 @@ static_assert(TmaBoxMath<SmemMnBoxes<4>, 2>::slice_last_mode_offset(1) == 128 &&
 static_assert(TmaLoadAtom<short, SmemMnBoxes<4>, 2>::transaction_bytes == 256 * 64 * 2);
 static_assert(TmaBoxMath<SmemMnBoxes<2>, 1>::box_smem_offset(1) == 4096 && TmaBoxMath<SmemMnBoxes<2>, 1>::box_coord_offset(1) == 64);
 
+// A K-major tile whose rows repeat a box of 32: (64 K, (32, R) rows):(1, (64, 2048)). A ragged last
+// row block loads only its first boxes (copy(call, box, dst, boxes)); the barrier expects their bytes.
+template <int R>
+using SmemKRowBoxes = decltype(composition(Swizzle<3, 3, 3>{}, make_layout(make_shape(_64{}, make_shape(_32{}, Int<R>{}), _1{}),
+                                                                           make_stride(_1{}, make_stride(_64{}, _2048{}), _0{}))));
+static_assert(TmaBoxMath<SmemKRowBoxes<4>, 1>::boxes_per_cta == 4 && TmaBoxMath<SmemKRowBoxes<4>, 1>::box_elements == 2048);
+static_assert(TmaBoxMath<SmemKRowBoxes<4>, 1>::box_extents().crd[0] == 64 && TmaBoxMath<SmemKRowBoxes<4>, 1>::box_extents().crd[1] == 32);
+static_assert(TmaBoxMath<SmemKRowBoxes<4>, 1>::step_mode() == 1 && TmaBoxMath<SmemKRowBoxes<4>, 1>::box_coord_offset(3) == 96);
+static_assert(TmaLoadAtom<short, SmemKRowBoxes<4>>::transaction_bytes == 128 * 64 * 2);
+static_assert(TmaLoadAtom<short, SmemKRowBoxes<4>>::transaction_bytes_of(1) == 32 * 64 * 2);
+static_assert(TmaLoadAtom<short, SmemKRowBoxes<4>>::transaction_bytes_of(4) == TmaLoadAtom<short, SmemKRowBoxes<4>>::transaction_bytes);
+static_assert(TmaLoadAtom<short, SmemKRowBoxes<4>>::transaction_bytes_of(0) == 0);
+
 TEST(TmaAtom, SeveralBoxesPerTileFromACoordinateOrigin) {
   TmaLoadAtom<short, SmemMnBoxes<4>, 2> atom{};
   for (int r = 0; r < 2; ++r) {

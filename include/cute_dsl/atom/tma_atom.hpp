@@ -280,6 +280,13 @@ struct TmaLoadAtom {
   static constexpr int multicast = Mcast;
   // Bytes that land in EACH CTA per tile (every slice arrives everywhere): the barrier's tx count.
   static constexpr unsigned transaction_bytes = unsigned(Math::tile_elements * sizeof(T));
+  // The tx count of a load of only the first `boxes` boxes of a tile (copy(call, box, dst, boxes)).
+  // @pre 0 <= boxes <= Math::boxes_per_cta
+  CUTE_DSL_HOST_DEVICE static constexpr unsigned transaction_bytes_of(int boxes)
+    requires(Mcast == 1)
+  {
+    return unsigned(boxes * Math::box_elements * long(sizeof(T)));
+  }
 
   TmaDescriptor desc;  // encoded by make_tma_load_atom (host)
 
@@ -340,6 +347,24 @@ CUTE_DSL_DEVICE void copy(TmaLoadCall<Math, Multicast> const& call, TmaBox<Math:
   auto* first = &dst(0);
   CUTE_DSL_UNROLL
   for (int i = 0; i < Math::boxes_per_cta; ++i) {
+    constexpr int d = Math::step_mode();
+    TmaBox<Math::rank> b = box;
+    b.crd[d] += Math::box_coord_offset(i);
+    tma_detail::issue_load(call, b, first + Math::box_smem_offset(i), make_index_sequence<Math::rank>{});
+  }
+}
+// The first `boxes` of those loads only: a tile whose repeated mode runs past the tensor (the rows
+// of a last row block past M) issues the boxes that hold data, and TMA writes no zeros for the rest
+// (their shared memory keeps what it held). The barrier expects transaction_bytes_of(boxes).
+// @pre 0 <= boxes <= Math::boxes_per_cta; no multicast (each CTA's count would differ).
+template <class Math, bool Multicast, class DE, class DL>
+CUTE_DSL_DEVICE void copy(TmaLoadCall<Math, Multicast> const& call, TmaBox<Math::rank> const& box, Tensor<DE, DL> const& dst,
+                          int boxes) {
+  static_assert(!Multicast, "TMA load of the first boxes: without multicast");
+  auto* first = &dst(0);
+  CUTE_DSL_UNROLL
+  for (int i = 0; i < Math::boxes_per_cta; ++i) {
+    if (i >= boxes) break;
     constexpr int d = Math::step_mode();
     TmaBox<Math::rank> b = box;
     b.crd[d] += Math::box_coord_offset(i);
