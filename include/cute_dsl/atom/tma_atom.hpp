@@ -332,6 +332,18 @@ CUTE_DSL_DEVICE void issue_load(TmaLoadCall<Math, Multicast> const& call, TmaBox
   if constexpr (Multicast) SM90_TMA_LOAD_MULTICAST::copy(call.desc, call.mbar, call.mask, dst, box.crd[Is]...);
   else SM90_TMA_LOAD::copy(call.desc, call.mbar, dst, box.crd[Is]...);
 }
+// The first `boxes` (<= Math::boxes_per_cta) of a CTA's share, from its first box at `box` into `first`.
+template <class Math, bool Multicast, class T>
+CUTE_DSL_DEVICE void issue_boxes(TmaLoadCall<Math, Multicast> const& call, TmaBox<Math::rank> const& box, T* first, int boxes) {
+  CUTE_DSL_UNROLL
+  for (int i = 0; i < Math::boxes_per_cta; ++i) {
+    if (i >= boxes) break;
+    constexpr int d = Math::step_mode();
+    TmaBox<Math::rank> b = box;
+    b.crd[d] += Math::box_coord_offset(i);
+    issue_load(call, b, first + Math::box_smem_offset(i), make_index_sequence<Math::rank>{});
+  }
+}
 template <int R, class T, unsigned long... Is>
 CUTE_DSL_DEVICE void issue_store(TmaDescriptor const* desc, T const* src, TmaBox<R> const& box, index_sequence<Is...>) {
   SM90_TMA_STORE::copy(desc, src, box.crd[Is]...);
@@ -344,14 +356,7 @@ CUTE_DSL_DEVICE void issue_store(TmaDescriptor const* desc, T const* src, TmaBox
 // issues them.
 template <class Math, bool Multicast, class DE, class DL>
 CUTE_DSL_DEVICE void copy(TmaLoadCall<Math, Multicast> const& call, TmaBox<Math::rank> const& box, Tensor<DE, DL> const& dst) {
-  auto* first = &dst(0);
-  CUTE_DSL_UNROLL
-  for (int i = 0; i < Math::boxes_per_cta; ++i) {
-    constexpr int d = Math::step_mode();
-    TmaBox<Math::rank> b = box;
-    b.crd[d] += Math::box_coord_offset(i);
-    tma_detail::issue_load(call, b, first + Math::box_smem_offset(i), make_index_sequence<Math::rank>{});
-  }
+  tma_detail::issue_boxes(call, box, &dst(0), Math::boxes_per_cta);
 }
 // The first `boxes` of those loads only: a tile whose repeated mode runs past the tensor (the rows
 // of a last row block past M) issues the boxes that hold data, and TMA writes no zeros for the rest
@@ -361,15 +366,7 @@ template <class Math, bool Multicast, class DE, class DL>
 CUTE_DSL_DEVICE void copy(TmaLoadCall<Math, Multicast> const& call, TmaBox<Math::rank> const& box, Tensor<DE, DL> const& dst,
                           int boxes) {
   static_assert(!Multicast, "TMA load of the first boxes: without multicast");
-  auto* first = &dst(0);
-  CUTE_DSL_UNROLL
-  for (int i = 0; i < Math::boxes_per_cta; ++i) {
-    if (i >= boxes) break;
-    constexpr int d = Math::step_mode();
-    TmaBox<Math::rank> b = box;
-    b.crd[d] += Math::box_coord_offset(i);
-    tma_detail::issue_load(call, b, first + Math::box_smem_offset(i), make_index_sequence<Math::rank>{});
-  }
+  tma_detail::issue_boxes(call, box, &dst(0), boxes);
 }
 // One TMA store of the shared box tensor `src` (from partition_S) to `box`. One thread issues it.
 template <class T, class SL, class SE, class SLayout, int R>
