@@ -46,6 +46,16 @@ struct SmallRagged {
   cute_dsl_test::DeviceBuffer<float> da, dout;
   explicit SmallRagged(std::size_t out_elements) : da(m.host.size()), dout(out_elements) {}
 };
+// The load atom over the matrix at `data` (the tile's shared layout, then the multicast size if
+// any), or the test fails with the builder's message.
+template <class Atom, class... SmemAndMcast>
+void build_load_atom(Atom& tma, float* data, const Matrix& m, SmemAndMcast... smem_and_mcast) {
+  try {
+    tma = make_tma_load_atom(tma::encode_tiled_from_cudart(), data, global_layout(m), smem_and_mcast...);
+  } catch (const std::exception& e) {
+    FAIL() << e.what();
+  }
+}
 void upload_and_poison(SmallRagged& t) {
   ASSERT_TRUE(t.da.ok() && t.dout.ok());
   CUTE_DSL_TEST_CUDA(t.da.upload(t.m.host));
@@ -167,11 +177,7 @@ void check_atom_load() {
   CUTE_DSL_TEST_CUDA(da.upload(m.host));
   CUTE_DSL_TEST_CUDA(dout.poison());
   TmaLoadAtom<float, TileLayout<B>, 1> tma{};
-  try {
-    tma = make_tma_load_atom(tma::encode_tiled_from_cudart(), da.get(), global_layout(m), tile_layout<B>());
-  } catch (const std::exception& e) {
-    FAIL() << e.what();
-  }
+  ASSERT_NO_FATAL_FAILURE(build_load_atom(tma, da.get(), m, tile_layout<B>()));
   atom_load_kernel<<<dim3(gx, gy), 128>>>(tma, m.rows, m.cols, dout.get());
   CUTE_DSL_TEST_LAUNCHED();
   std::vector<float> out;
@@ -233,11 +239,7 @@ TEST(TmaAtom, LoadFirstBoxesOnlyLeavesTheRestUntouched) {
   ASSERT_NO_FATAL_FAILURE(upload_and_poison(t));
   const Matrix& m = t.m;
   Atom tma{};
-  try {
-    tma = make_tma_load_atom(tma::encode_tiled_from_cudart(), t.da.get(), global_layout(m), TwoRowBoxes{});
-  } catch (const std::exception& e) {
-    FAIL() << e.what();
-  }
+  ASSERT_NO_FATAL_FAILURE(build_load_atom(tma, t.da.get(), m, TwoRowBoxes{}));
   atom_first_boxes_kernel<<<3, 128>>>(tma, m.rows, m.cols, t.dout.get());
   CUTE_DSL_TEST_LAUNCHED();
   std::vector<float> out;
@@ -260,11 +262,7 @@ TEST(TmaAtom, MulticastTwoCtaClusterSwizzle128BRagged) {
   using Atom = TmaLoadAtom<float, TileLayout<3>, 2>;
   static_assert(Atom::Math::box_extents().crd[1] == kRows / 2);
   Atom tma{};
-  try {
-    tma = make_tma_load_atom(tma::encode_tiled_from_cudart(), t.da.get(), global_layout(m), tile_layout<3>(), _2{});
-  } catch (const std::exception& e) {
-    FAIL() << e.what();
-  }
+  ASSERT_NO_FATAL_FAILURE(build_load_atom(tma, t.da.get(), m, tile_layout<3>(), _2{}));
   CUTE_DSL_TEST_CUDA(tma_test::launch_cluster_pair(atom_multicast_kernel<Atom>, tma, m.rows, m.cols, t.dout.get()));
   CUTE_DSL_TEST_LAUNCHED();
   std::vector<float> out;

@@ -87,8 +87,8 @@ inline constexpr double kGemmSharedSplitReads = 3.0;
 // (129..192 x 4096 x 4096: 39.1 us at 127 rows, 31.4 at 64; H200 2026-11-28), ~67 GB/s of zero
 // fill per CTA against ~6 TFLOP/s of wgmma per SM: ~90 units; the stream model's decode rate
 // (kFillBytesPerUs) makes 25. Of 25, 60 and 90, with and without the split's share, 60 with it
-// lost least over the 142 ragged-M shapes timed in this session's A/Bs (choices moved from
-// 9bd69c5: 90 of a 750-shape grid, 0.905x the time in geomean, 4 slower by > 2%, the worst +7.5%),
+// lost least over the 142 ragged-M shapes timed (against the model without this term: 90 of a
+// 750-shape grid choose otherwise, 0.901x the time in geomean, 4 slower by > 2%, the worst +7.5%),
 // provided 64-row tiles run in one wave only (below): bench/results/gemm_rows_past_m_h200_2026-11-28.txt.
 inline constexpr double kGemmFillCostPerRow = 60.0;
 // A split tile runs in clusters of 2 (B multicast) where each split's K range is at least this
