@@ -111,8 +111,12 @@ std::string gemm_params_types() {
       "typedef struct @P@_gemm_params {\n"
       "  @P@_tensor_map tma_a, tma_b;\n  int k, l;\n  @P@_gemm_epilogue epilogue;\n  @P@_global_box box_a, box_b;\n"
       "  int splits;\n  CUdeviceptr partials, tile_counters;\n  int split_from;\n";
+  // The fields between split_from and tma_a_rows (the ring source, stream-K) stay zero from C.
+  const std::size_t rows_at = offsetof(P, tma_a_rows), rows_end = rows_at + sizeof(TmaDescriptor);
+  if (rows_at > end) types += "  unsigned char zeroed_fields[" + std::to_string(rows_at - end) + "];\n";
+  types += "  @P@_tensor_map tma_a_rows; /* A in row boxes: the last row block's loads */\n";
   // 8-aligned in C: pad to the device struct's size (a multiple of its 64-byte alignment).
-  if (sizeof(P) > end) types += "  unsigned char tail_padding[" + std::to_string(sizeof(P) - end) + "];\n";
+  if (sizeof(P) > rows_end) types += "  unsigned char tail_padding[" + std::to_string(sizeof(P) - rows_end) + "];\n";
   return types + "} @P@_gemm_params;\n";
 }
 
@@ -134,6 +138,7 @@ std::string gemm_params_checks() {
   check("partials", offsetof(P, partials));
   check("tile_counters", offsetof(P, tile_counters));
   check("split_from", offsetof(P, split_from));
+  check("tma_a_rows", offsetof(P, tma_a_rows));
   s += "typedef char @P@_gemm_params_size_is_" + std::to_string(sizeof(P)) + "[sizeof(@P@_gemm_params) == " +
        std::to_string(sizeof(P)) + " ? 1 : -1];\n";
   return s;
@@ -218,6 +223,8 @@ Expected<ExportKernel, JitError> gemm_sm90_export(const GemmSm90Types& t, const 
       "  p = &params->p;\n"
       "  if ((r = @P@_operand_map(&p->tma_a, q->a, " + (a_k ? "1" : "0") + ", q->m, q->k, q->l, q->lda, q->batch_stride_a, " +
       tile_m + ")) != CUDA_SUCCESS) return r;\n"
+      "  if ((r = @P@_operand_map(&p->tma_a_rows, q->a, " + (a_k ? "1" : "0") + ", q->m, q->k, q->l, q->lda, q->batch_stride_a, " +
+      std::to_string(kernels::gemm_sm90_box_rows_a(c.tile_m)) + ")) != CUDA_SUCCESS) return r;\n"
       "  if ((r = @P@_operand_map(&p->tma_b, q->b, " + (b_k ? "1" : "0") + ", q->n, q->k, q->l, q->ldb, q->batch_stride_b, " +
       std::to_string(c.tile_n / c.cluster_m) + ")) != CUDA_SUCCESS) return r;\n"
       "  p->k = q->k;\n  p->l = q->l;\n  p->splits = 1; /* no split-K, TMA main loop (as the JIT launches it) */\n"

@@ -160,6 +160,8 @@ Expected<GemmSm90Launch, JitError> gemm_sm90_launch_setup(LoadedKernel& kernel, 
   kernels::GemmOperandMapSpec map{.data = a.a, .bf16 = bf16, .k_major = t.a_major == GemmMajor::k, .rows = a.m, .k = a.k, .l = a.l,
                                   .ld = a.lda, .batch_stride = a.batch_stride_a, .box_rows = c.tile_m};
   if (auto r = operand_map(map, p.tma_a); !r) return unexpected(r.error());
+  map.box_rows = kernels::gemm_sm90_box_rows_a(c.tile_m);  // A in row boxes: the last row block's loads
+  if (auto r = operand_map(map, p.tma_a_rows); !r) return unexpected(r.error());
   map = {.data = a.b, .bf16 = bf16, .k_major = t.b_major == GemmMajor::k, .rows = a.n, .k = a.k, .l = a.l, .ld = a.ldb,
          .batch_stride = a.batch_stride_b, .box_rows = c.tile_n / c.cluster_m};
   if (auto r = operand_map(map, p.tma_b); !r) return unexpected(r.error());

@@ -80,10 +80,17 @@ TEST(GemmHeuristic, RowsPastMAndSingleWave64RowTiles) {
   const GemmSm90Config five_blocks = gemm_sm90_heuristic({320, 3072, 4096, 1}, 132);
   EXPECT_EQ(five_blocks.tile_m, 64);
   EXPECT_EQ(five_blocks.tile_n, 128);
-  // 160 rows: 128 x 64 tiles would fill 96 of their second block's 128 rows with zeros.
-  const GemmSm90Config three_blocks = gemm_sm90_heuristic({160, 4096, 4096, 1}, 132);
-  EXPECT_EQ(three_blocks.tile_m, 64);
-  EXPECT_EQ(three_blocks.tile_n, 128);
+  // 160 rows: the second block of 128 x 64 tiles loads one 32-row box of A (no zeros), and its
+  // 128 tiles fill more SMs than 96 of 64 x 128 (H200: 23.0-23.3 us against 24.3-24.4).
+  const GemmSm90Config two_blocks = gemm_sm90_heuristic({160, 4096, 4096, 1}, 132);
+  EXPECT_EQ(two_blocks.tile_m, 128);
+  EXPECT_EQ(two_blocks.tile_n, 64);
+  // A few rows past whole blocks no longer push a wide tile into splits (the fill was priced at
+  // up to 127 rows, per split): 129 x 8192 x 8192 runs 128 x 128 tiles whole, not 128 x 256 tiles
+  // split 2 ways in clusters.
+  const GemmSm90Config whole = gemm_sm90_heuristic({129, 8192, 8192, 1}, 132);
+  EXPECT_EQ(whole.tile_n, 128);
+  EXPECT_EQ(whole.splits, 1);
   // Over several waves 64-row tiles are not taken (320 x 12288: 480 tiles of 64 x 128, 960 of
   // 64 x 64; 160 x 8192: 384 tiles of 64 x 64).
   EXPECT_EQ(gemm_sm90_heuristic({320, 12288, 4096, 1}, 132).tile_m, 128);
@@ -293,8 +300,6 @@ TEST(GemmHeuristic, LauncherKeepsTheChosenSplit) {
       }
 }
 
-}  // namespace
-
 // Stream-K's plan: the tail's k-blocks over every cluster, ranges of at least 4 k-blocks; none
 // where the waves are full or each range would hold a whole tile anyway.
 TEST(GemmHeuristic, StreamKPlanEvensOutTheTail) {
@@ -311,3 +316,20 @@ TEST(GemmHeuristic, StreamKPlanEvensOutTheTail) {
   EXPECT_EQ(gemm_sm90_stream_plan(10, 256, 132).stream_ranges, 0);    // 40 k-blocks make 10 ranges: one per tile
   EXPECT_EQ(gemm_sm90_stream_plan(10, 1024, 132).stream_ranges, 40);  // 160 k-blocks: 40 ranges of 4
 }
+
+// The rows past M that a last row block's TMA boxes of A hold: up to the next 32-row box (K-major
+// A), 64-row box (MN-major), none where the block is whole.
+TEST(GemmHeuristic, FillRowsStopAtTheNextBoxOfA) {
+  EXPECT_EQ(gemm_sm90_fill_rows(129, 128, 32), 31);
+  EXPECT_EQ(gemm_sm90_fill_rows(160, 128, 32), 0);
+  EXPECT_EQ(gemm_sm90_fill_rows(161, 128, 32), 31);
+  EXPECT_EQ(gemm_sm90_fill_rows(256, 128, 32), 0);
+  EXPECT_EQ(gemm_sm90_fill_rows(255, 128, 32), 1);
+  EXPECT_EQ(gemm_sm90_fill_rows(200, 64, 32), 24);
+  EXPECT_EQ(gemm_sm90_fill_rows(129, 128, gemm_sm90_box_rows_a(128, GmmaMajor::MN)), 63);
+  EXPECT_EQ(gemm_sm90_box_rows_a(128, GmmaMajor::K), 32);
+  EXPECT_EQ(gemm_sm90_box_rows_a(16, GmmaMajor::K), 16);
+  EXPECT_EQ(gemm_sm90_fill_rows(1, 16, 16), 15);
+}
+
+}  // namespace

@@ -3,6 +3,7 @@
 // row reads) and the ring's source stage (TMA boxes of 64 x 64 with the 128-byte swizzle, read
 // back with ldmatrix; f32: 32 x 32 boxes, read in pairs). Static where the layouts are.
 #include <cute_dsl/kernels/gemm_epilogue.hpp>
+#include <cute_dsl/kernels/gemm_sm90_configs.hpp>
 #include <cute_dsl/kernels/gemm_sm90_layouts.hpp>
 #include <gtest/gtest.h>
 
@@ -65,3 +66,35 @@ TEST(GemmStageLayouts, F32SourceStageHoldsABStageOfSwizzledPairs) {
 }
 
 }  // namespace
+
+// The GEMM's A in boxes of 32 rows (gemm_sm90_box_rows_a): the TMA view cuts a stage's rows into
+// TileM / 32 boxes that follow each other along the rows and in shared memory, covering exactly
+// the bytes of the one-box view (the wgmma view is unchanged); a last row block loads the boxes
+// that hold its rows.
+template <int TileM>
+void expect_a_in_row_boxes() {
+  constexpr int kStages = 2, kBox = gemm_sm90_box_rows_a(TileM);
+  using Boxed = GemmSm90Operand<Half, GmmaMajor::K, TileM, kStages, 1, kBox>;
+  using Whole = GemmSm90Operand<Half, GmmaMajor::K, TileM, kStages>;
+  using Math = typename Boxed::Atom::Math;
+  static_assert(kBox == 32 && Boxed::box_rows == 32 && Whole::box_rows == TileM);
+  static_assert(Math::boxes_per_cta == TileM / 32 && Math::box_extents().crd[0] == 64 && Math::box_extents().crd[1] == 32);
+  static_assert(Math::box_smem_offset(1) == 32 * 64 && Math::box_coord_offset(1) == 32 && Math::step_mode() == 1);
+  static_assert(Boxed::Atom::transaction_bytes == Whole::Atom::transaction_bytes && Boxed::Atom::transaction_bytes_of(1) == 32 * 128);
+  static_assert(Boxed::boxes_for_rows(-5) == 0 && Boxed::boxes_for_rows(0) == 0 && Boxed::boxes_for_rows(1) == 1 &&
+                Boxed::boxes_for_rows(32) == 1 && Boxed::boxes_for_rows(33) == 2 && Boxed::boxes_for_rows(TileM) == TileM / 32 &&
+                Boxed::boxes_for_rows(100000) == TileM / 32);
+  static_assert(Whole::boxes_for_rows(1) == 1 && Whole::boxes_for_rows(TileM + 1) == 1);
+  constexpr auto boxed = typename Boxed::TmaRing{};
+  constexpr auto whole = typename Whole::TmaRing{};
+  for (int s = 0; s < kStages; ++s)
+    for (int r = 0; r < TileM; ++r)
+      for (int k = 0; k < 64; ++k)
+        ASSERT_EQ(int(boxed(k, r, 0, s)), int(whole(k, r, 0, s))) << "stage " << s << " (" << k << ", " << r << ")";
+}
+
+TEST(GemmStageLayouts, OperandAInBoxesOf32RowsCoversTheOneBoxStage) {
+  expect_a_in_row_boxes<64>();
+  expect_a_in_row_boxes<128>();
+  static_assert(gemm_sm90_box_rows_a(16) == 16, "a tile of fewer rows is one box");
+}

@@ -63,7 +63,8 @@ namespace cute_dsl::kernels {
 // typed atoms (their boxes and partitions) while every instantiation has the same bytes: an
 // atom is one TmaDescriptor. Host code that does not know the atom types (the JIT launcher,
 // compiled by a host compiler) fills GemmSm90Params<TD> with plain descriptors.
-template <class TD, class AtomA = TmaDescriptor, class AtomB = TmaDescriptor, class AtomC = TmaDescriptor>
+template <class TD, class AtomA = TmaDescriptor, class AtomB = TmaDescriptor, class AtomC = TmaDescriptor,
+          class AtomARows = TmaDescriptor>
 struct GemmSm90Params {
   AtomA tma_a;  // K-major: (K, M, L), box (64, TileM); MN-major: (M, K, L), box (64, 64)
   AtomB tma_b;  // K-major: (K, N, L), box (64, TileN / ClusterM); MN-major: (N, K, L), box (64, 64)
@@ -96,6 +97,11 @@ struct GemmSm90Params {
   // cluster of the grid at most (0: split-K as `splits` says). With it `splits` > 1 and the
   // workspace holds GemmStreamK::pieces_per_tile() slots per split tile. Zero from the JIT.
   int stream_ranges;
+  // A again, in boxes of gemm_sm90_box_rows_a(TileM) rows (K-major; MN-major: tma_a's own 64-row
+  // boxes): a last row block past M loads only the boxes that hold rows through it, every other
+  // tile one box through tma_a (four boxes per stage instead of one ran 128 x 64 tiles 6-9% slower,
+  // H200 2026-11-28). Last: the fields above keep their offsets.
+  AtomARows tma_a_rows;
 };
 
 }  // namespace cute_dsl::kernels
@@ -167,8 +173,11 @@ CUTE_DSL_DEVICE GlobalBox<T> typed_box(GlobalBox<void> const& b) {
 template <class TA, int TileM, int TileN, int Stages, int ClusterM, bool PingPong, GmmaMajor MajorA, GmmaMajor MajorB>
 struct Kernel {
   using OperandA = GemmSm90Operand<TA, MajorA, TileM, Stages>;
+  // The same stages in A's row boxes: the last row block's loads (GemmSm90Params::tma_a_rows).
+  using OperandARows = GemmSm90Operand<TA, MajorA, TileM, Stages, 1, MajorA == GmmaMajor::K ? gemm_sm90_box_rows_a(TileM) : TileM>;
   using OperandB = GemmSm90Operand<TA, MajorB, TileN, Stages, ClusterM>;  // B is shared (multicast) along the cluster
   using AtomA = typename OperandA::Atom;
+  using AtomARows = typename OperandARows::Atom;
   using AtomB = typename OperandB::Atom;
   using TiledMma = decltype(gemm_sm90_tiled_mma<TA, TileM, TileN, PingPong, MajorA, MajorB>());
   static constexpr int kConsumerThreads = PingPong ? 128 : 256;  // threads of one TiledMMA
@@ -520,7 +529,8 @@ template <class TA, class TD, int TileN, int Stages, int ClusterM, bool PingPong
 using GemmSm90KernelParams =
     GemmSm90Params<TD, typename GemmSm90KernelTraits<TA, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM>::AtomA,
                    typename GemmSm90KernelTraits<TA, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM>::AtomB,
-                   typename GemmSm90SourceAtom<TD, TileN>::type>;
+                   typename GemmSm90SourceAtom<TD, TileN>::type,
+                   typename GemmSm90KernelTraits<TA, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM>::AtomARows>;
 
 // TA: the input type (__nv_bfloat16 or __half) of A and B; TD: the output type (float,
 // __nv_bfloat16 or __half); TileN in {64, 128, 192, 256} columns per CTA (16 and 32 too, for the
@@ -643,6 +653,7 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
       // started before the CTA's barrier, with one to sixteen stages, they saved nothing over 25
       // shapes, the consumers' set-up then being later; H200, clock64 traces, 2026-11-28.)
       prefetch_tma_descriptor(p.tma_a.descriptor());
+      prefetch_tma_descriptor(p.tma_a_rows.descriptor());
       prefetch_tma_descriptor(p.tma_b.descriptor());
       if constexpr (kRingSources || kRingC)
         if (kRingSources || p.c_in_ring != 0) prefetch_tma_descriptor(p.tma_c.descriptor());
@@ -720,6 +731,9 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
     if constexpr (TmaLoads) {
       if (threadIdx.x == 0) {
         const auto tma_a = p.tma_a.get_slice(0);
+        const auto tma_a_rows = p.tma_a_rows.get_slice(0);
+        auto sA_rows = make_tensor(make_smem_ptr(smem.a.data), typename K::OperandARows::TmaRing{});
+        const unsigned ring_bytes = K::AtomA::transaction_bytes + K::AtomB::transaction_bytes;
         const auto tma_b = p.tma_b.get_slice(cta_rank);  // this CTA's share of B, multicast to the cluster
         const unsigned short multicast = ClusterM == 1 ? 0 : (1u << ClusterM) - 1;
         [[maybe_unused]] auto ready_state = pipeline::make_consumer_start_state<2>();
@@ -733,12 +747,22 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
                                                           ready_state);
           if constexpr (kRingC)
             if (ring_c) load_ring_c<TD, TileM, TileN>(p.tma_c, ring, state, smem.b.tensor(), tile);
+          // A last row block past M loads only A's row boxes that hold rows (tma_a_rows): TMA
+          // writes no zeros for the others, whose stale rows feed only accumulator rows past M,
+          // which no store or reduction reads (the epilogue masks by row: selects, never
+          // multiplies by a mask). Every other tile: one box per stage (tma_a).
+          const int boxes_a = K::OperandARows::boxes_for_rows(p.epilogue.m - tile.m_block);
+          const bool rows_past_m = boxes_a < K::AtomARows::Math::boxes_per_cta;
+          const unsigned bytes = rows_past_m ? K::AtomARows::transaction_bytes_of(boxes_a) + K::AtomB::transaction_bytes : ring_bytes;
           for (int kt = work.k_begin; kt < work.k_end; ++kt, ++state) {
-            ring.producer_acquire(state);  // stage empty in this CTA; its bytes announced on full
+            ring.producer_acquire(state, bytes);  // stage empty in this CTA; its bytes announced on full
             auto& full = *ring.producer_barrier(state);
             const int s = int(state.index());
-            copy(p.tma_a.with(full), tma_a.partition_S(origin(MajorA, kt * kTileK, tile.m_block, tile.batch)),
-                 tma_a.partition_D(sA(_, _, _, s)));
+            const TmaBox<3> box_a = origin(MajorA, kt * kTileK, tile.m_block, tile.batch);
+            if (rows_past_m)
+              copy(p.tma_a_rows.with(full), tma_a_rows.partition_S(box_a), tma_a_rows.partition_D(sA_rows(_, _, _, s)), boxes_a);
+            else
+              copy(p.tma_a.with(full), tma_a.partition_S(box_a), tma_a.partition_D(sA(_, _, _, s)));
             copy(p.tma_b.with(full, multicast), tma_b.partition_S(origin(MajorB, kt * kTileK, tile.n_block, tile.batch)),
                  tma_b.partition_D(sB(_, _, _, s)));
           }

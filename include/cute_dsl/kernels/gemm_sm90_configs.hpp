@@ -27,6 +27,15 @@ struct GemmSm90Config {
   bool stream_k = false;
 };
 
+// Rows per TMA box of A's second tensor map (K-major; the kernel's A, which is the user's B in
+// the swapped variants): the last row block past M loads its stages as TileM / 32 boxes, only
+// those that hold rows -- at most 31 rows of zeros instead of up to TileM - 1 (each zero row cost
+// ~0.12 us at K = 4096 in 128 x 64 tiles: docs/design/gemm_sm90_parts.md, sessions 19 and 20).
+// The kernel's atom (GemmSm90Params::tma_a_rows) and every host encoding of that map (the
+// launcher, the JIT, the JIT's exported C) take it from here.
+inline constexpr int kGemmSm90BoxRowsA = 32;
+CUTE_DSL_HOST_DEVICE constexpr int gemm_sm90_box_rows_a(int tile_m) { return tile_m < kGemmSm90BoxRowsA ? tile_m : kGemmSm90BoxRowsA; }
+
 // What a launch asks of the split: at most `splits` K ranges per split tile (<= 1: none), or
 // stream-K (gemm_tile_scheduler.hpp) where `stream_k`. From an int: split-K alone; from a
 // configuration: its split and stream-K fields.

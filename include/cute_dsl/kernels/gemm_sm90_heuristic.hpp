@@ -90,7 +90,23 @@ inline constexpr double kGemmSharedSplitReads = 3.0;
 // lost least over the 142 ragged-M shapes timed (against the model without this term: 90 of a
 // 750-shape grid choose otherwise, 0.901x the time in geomean, 4 slower by > 2%, the worst +7.5%),
 // provided 64-row tiles run in one wave only (below): bench/results/gemm_rows_past_m_h200_2026-11-28.txt.
+// Since the kernel loads a last row block's A in 32-row boxes (GemmSm90Params::tma_a_rows), only
+// the rows past M up to the next box are zeros (gemm_sm90_fill_rows): counted so, the 120 choices
+// that move in a 1440-shape grid ran 0.954x the time of the choices counted to the whole tile
+// (same kernel; 0.928x against the kernel and model before; 28 of them slower by > 2%, the worst
+// 1.20x; bench/results/gemm_row_boxes_h200_2026-11-28.txt).
 inline constexpr double kGemmFillCostPerRow = 60.0;
+// Rows per TMA box of A: gemm_sm90_box_rows_a for a K-major A; an MN-major A's boxes are 64 rows
+// (64 16-bit elements: one 128-byte swizzle row) already.
+inline int gemm_sm90_box_rows_a(int tile_m, GmmaMajor major_a) {
+  return major_a == GmmaMajor::K ? gemm_sm90_box_rows_a(tile_m) : std::min(tile_m, 64);
+}
+// The rows past M that a last row block's TMA boxes of A fill with zeros: the kernel loads only
+// the boxes that hold rows (gemm_sm90.hpp, GemmSm90Params::tma_a_rows), `box_rows` rows each.
+inline int gemm_sm90_fill_rows(int m, int tile_m, int box_rows) {
+  const int last = m - (m - 1) / tile_m * tile_m;  // rows of the last row block, 1..tile_m
+  return (last + box_rows - 1) / box_rows * box_rows - last;
+}
 // A split tile runs in clusters of 2 (B multicast) where each split's K range is at least this
 // long (gemm_sm90_heuristic): 64 k-blocks.
 inline constexpr int kGemmClusteredSplitMinK = 4096;
@@ -265,7 +281,7 @@ inline int gemm_sm90_split_k(GemmShape s, GemmSm90Config c, int sm_count) { retu
 // but for M <= 16 (and M <= 32 where gemm_sm90_swap32_pays) where the caller may swap A and B
 // (`may_swap_ab`: a plain GEMM, A K-major).
 inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor major_b = GmmaMajor::K,
-                                          bool rows_128b_aligned = true, bool may_swap_ab = true) {
+                                          bool rows_128b_aligned = true, bool may_swap_ab = true, GmmaMajor major_a = GmmaMajor::K) {
   if (may_swap_ab && (s.m <= kGemmSwapRowsNarrow || (s.m <= kGemmSwapRows && gemm_sm90_swap32_pays(s, sm_count)))) {
     // Every row of A fits one 16- or 32-column tile of the swapped kernel (swap_ab): its stages carry
     // 128 rows of B and 16 (32) of A where a 64-row tile carries 64 of A (all but M of them zeros) and
@@ -339,9 +355,9 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor m
     const GemmSplitPlan few =
         tiles * 2 <= sm_count ? gemm_sm90_split_plan(tiles, s.k, sm_count, 32, rows, shared) : GemmSplitPlan{1, tiles};
     const double waves = gemm_sm90_split_waves(tiles, sm_count, s.k, few, rows, shared);
-    // The last row block's rows past M: its CTAs' TMA writes them as zeros into shared memory
-    // for every k-block of their split, at kGemmFillCostPerRow area units per row.
-    const double fill_rows = double((s.m + c.tile_m - 1) / c.tile_m * c.tile_m - s.m);
+    // The last row block's rows past M that its A boxes hold: its CTAs' TMA writes them as zeros
+    // into shared memory for every k-block of their split, at kGemmFillCostPerRow area units per row.
+    const double fill_rows = gemm_sm90_fill_rows(s.m, c.tile_m, gemm_sm90_box_rows_a(c.tile_m, major_a));
     const double fill = fill_rows * kGemmFillCostPerRow / few.splits;
     const double cost = waves * c.tile_m * c.tile_n / c.efficiency + fill;
     if (best.tile_n == 0 || cost < best_cost) {

@@ -242,9 +242,10 @@ cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t st
   GemmSm90KernelParams<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM> p;
   if constexpr (TmaLoads) {
     p.tma_a.desc = gemm_operand_map(a.a, MajorA, s.m, s.k, s.l, a.lda, a.batch_stride_a, TileM);
+    p.tma_a_rows.desc = gemm_operand_map(a.a, MajorA, s.m, s.k, s.l, a.lda, a.batch_stride_a, gemm_sm90_box_rows_a(TileM));
     p.tma_b.desc = gemm_operand_map(a.b, MajorB, s.n, s.k, s.l, a.ldb, a.batch_stride_b, TileN / ClusterM);
   } else {
-    p.tma_a.desc = p.tma_b.desc = TmaDescriptor{};
+    p.tma_a.desc = p.tma_b.desc = p.tma_a_rows.desc = TmaDescriptor{};
   }
   if constexpr (gemm_sm90_impl::kTakesRingSources<Fusion, TD, TileM, PingPong, TmaLoads>) {
     // The peers' partials of this rank's rows, (columns, rows, slot), for the kernel's ring
@@ -398,7 +399,7 @@ cudaError_t gemm_sm90_variant(const GemmSm90Arguments<TA, TD>& args, cudaStream_
 
 // `config` zero: the heuristic's choice for these arguments on the current device.
 inline GemmSm90Config gemm_sm90_resolve(GemmShape shape, GmmaMajor major_b, GemmSm90Config config,
-                                        bool rows_128b_aligned = true, bool may_swap_ab = true) {
+                                        bool rows_128b_aligned = true, bool may_swap_ab = true, GmmaMajor major_a = GmmaMajor::K) {
   if (config.tile_n != 0) return config;
   static std::atomic<int> sm_count_by_device[detail::kCachedDevices];  // 0: not read yet
   int device = 0;
@@ -417,7 +418,7 @@ inline GemmSm90Config gemm_sm90_resolve(GemmShape shape, GmmaMajor major_b, Gemm
   struct Choice {
     GemmShape shape;
     int sm_count = 0;  // 0: empty
-    GmmaMajor major_b;
+    GmmaMajor major_b, major_a;
     bool rows_128b_aligned, may_swap_ab;
     GemmSm90Config config;
   };
@@ -425,10 +426,11 @@ inline GemmSm90Config gemm_sm90_resolve(GemmShape shape, GmmaMajor major_b, Gemm
   const unsigned slot = (unsigned(shape.m) * 2654435761u ^ unsigned(shape.n) * 40503u ^ unsigned(shape.k) * 97u ^ unsigned(shape.l)) % 16u;
   Choice& c = chosen[slot];
   const bool hit = c.sm_count == sm_count && c.shape.m == shape.m && c.shape.n == shape.n && c.shape.k == shape.k &&
-                   c.shape.l == shape.l && c.major_b == major_b && c.rows_128b_aligned == rows_128b_aligned && c.may_swap_ab == may_swap_ab;
+                   c.shape.l == shape.l && c.major_b == major_b && c.major_a == major_a && c.rows_128b_aligned == rows_128b_aligned &&
+                   c.may_swap_ab == may_swap_ab;
   if (!hit)
-    c = Choice{shape, sm_count, major_b, rows_128b_aligned, may_swap_ab,
-               gemm_sm90_heuristic(shape, sm_count, major_b, rows_128b_aligned, may_swap_ab)};
+    c = Choice{shape, sm_count, major_b, major_a, rows_128b_aligned, may_swap_ab,
+               gemm_sm90_heuristic(shape, sm_count, major_b, rows_128b_aligned, may_swap_ab, major_a)};
   return c.config;
 }
 
@@ -447,7 +449,7 @@ cudaError_t gemm_sm90_stage_and_run(const GemmSm90Arguments<TA, TD>& args, cudaS
   // Swap-AB (GemmSm90Config::swap_ab) serves plain GEMMs over a K-major A only.
   constexpr bool kMaySwap = std::is_same_v<Fusion, gemm_sm90_impl::NoFusion> && MajorA == GmmaMajor::K;
   return gemm_sm90_variant<TA, TD, MajorA, MajorB>(
-      run, stream, gemm_sm90_resolve(run.shape, MajorB, config, gemm_sm90_rows_128b_aligned(run), kMaySwap), fusion);
+      run, stream, gemm_sm90_resolve(run.shape, MajorB, config, gemm_sm90_rows_128b_aligned(run), kMaySwap, MajorA), fusion);
 }
 
 }  // namespace detail

@@ -6,7 +6,8 @@
 // Each operand (A: TileM x 64, B: TileN x 64, per stage) lives in a ring of Stages tiles laid out
 // as wgmma's 128-byte swizzle atom tiled to (rows, K, PIPE) (tile_to_shape):
 //   K-major:  Sw<3,m,3> o (rows, 64, PIPE):(64, 1, rows*64)
-//             one TMA box (64 K x rows) per tile.
+//             one TMA box (64 K x rows) per tile, or rows / BoxRows boxes of 64 K x BoxRows
+//             (the GEMM's A: a last row block past M then loads only the boxes that hold rows).
 //   MN-major: Sw<3,m,3> o ((64, rows/64), 64, PIPE):((1, 4096), 64, rows*64)
 //             (the 64 K rows of one 64-row block first: exactly one TMA box of 64 MN x 64 K),
 //             rows/64 boxes per tile.
@@ -26,9 +27,15 @@ namespace cute_dsl::kernels {
 inline constexpr int kGemmSm90TileK = 64;  // 64 16-bit elements: one 128-byte swizzle row
 
 // One operand's ring: the wgmma view, the TMA view, and the atom that loads it.
-// Rows: the CTA's tile rows of this operand; Mcast: CTAs that share (and multicast) the tile.
-template <class T, GmmaMajor Major, int Rows, int Stages, int Mcast = 1>
+// Rows: the CTA's tile rows of this operand; Mcast: CTAs that share (and multicast) the tile;
+// BoxRows (K-major, no multicast): rows per TMA box, the stage's rows then being Rows / BoxRows
+// boxes, so that a last row block past the operand's end loads only the boxes that hold rows
+// (boxes_for_rows; MN-major tiles are 64-row boxes already).
+template <class T, GmmaMajor Major, int Rows, int Stages, int Mcast = 1, int BoxRows = Rows>
 struct GemmSm90Operand {
+  static_assert(BoxRows == Rows || (Major == GmmaMajor::K && Mcast == 1 && Rows % BoxRows == 0 && BoxRows % 8 == 0),
+                "GemmSm90Operand: boxes of fewer rows than the tile need a K-major operand without multicast, whole "
+                "boxes per tile, and whole 8-row swizzle periods per box");
   static constexpr auto atom = gmma_smem_atom<T, Major, GmmaLayoutType::sw128>();
   using Swizzle = remove_cvref_t<decltype(atom.layout_a())>;
   // (rows, K, PIPE): K-major atoms stack along rows; MN-major atoms along K first, so that the 64
@@ -50,7 +57,14 @@ struct GemmSm90Operand {
     constexpr auto plain = Ring{}.layout_b();
     constexpr auto stage = make_layout(layout<0>(plain), layout<1>(plain));
     constexpr auto flat = coalesce(tma_order(stage), make_tuple(Int<1>{}, Int<1>{}));
-    return composition(Swizzle{}, make_layout(layout<0>(flat), layout<1>(flat), make_layout(Int<1>{}, Int<0>{}), layout<2>(plain)));
+    return composition(Swizzle{}, make_layout(layout<0>(flat), rows_in_boxes(layout<1>(flat)), make_layout(Int<1>{}, Int<0>{}),
+                                              layout<2>(plain)));
+  }
+  // K-major rows (the TMA view's dimension 1) cut into boxes of BoxRows: (BoxRows, boxes).
+  template <class L>
+  CUTE_DSL_HOST_DEVICE static constexpr auto rows_in_boxes(L const& rows) {
+    if constexpr (BoxRows == Rows) return rows;
+    else return logical_divide(rows, Int<BoxRows>{});
   }
   using TmaRing = decltype(tma_ring());
   using TmaStage = decltype(composition(Swizzle{}, take<0, 3>(TmaRing{}.layout_b())));
@@ -58,6 +72,17 @@ struct GemmSm90Operand {
   using Buffer = SharedBuffer<T, Ring>;
   static constexpr unsigned stage_bytes = unsigned(Rows * kGemmSm90TileK * int(sizeof(T)));
   static_assert(Atom::transaction_bytes == stage_bytes, "GemmSm90Operand: the TMA atom must fill the whole stage");
+  // Rows per TMA box: the box's extent along the rows (K-major: dimension 1 of the tensor map;
+  // MN-major: dimension 0, 64-row boxes).
+  static constexpr int box_rows = Atom::Math::box_extents().crd[Major == GmmaMajor::K ? 1 : 0];
+  static_assert(Atom::Math::boxes_per_cta == 1 || Atom::Math::step_mode() == (Major == GmmaMajor::K ? 1 : 0),
+                "GemmSm90Operand: a stage's boxes follow each other along its rows");
+  // The boxes of one stage that hold its first `rows` rows (a last row block past the operand's
+  // end: rows = the rows left), all of them from a whole tile of rows on, none for rows <= 0.
+  CUTE_DSL_HOST_DEVICE static constexpr int boxes_for_rows(int rows) {
+    const int boxes = rows <= 0 ? 0 : (rows + box_rows - 1) / box_rows;
+    return boxes < Atom::Math::boxes_per_cta ? boxes : Atom::Math::boxes_per_cta;
+  }
 };
 
 // An epilogue source (data the consumers add to the accumulators: a peer's partial product of the
