@@ -4,10 +4,10 @@
 // ("MxNxK,...") replaces the shapes; GEMM_AB_BETA (a number, default 0) times D = A B + beta C
 // instead (cuBLAS in place on D, ours from a C of its own: the same bytes move); GEMM_AB_OUT=f32
 // makes D and C f32 (default bf16). GEMM_AB_CONFIG
-// ("tile_m,tile_n,stages,cluster_m,ping_pong[,stream_k[,swap_ab]]", e.g. "64,256,5,2,1") runs that
+// ("tile_m,tile_n,stages,cluster_m,ping_pong[,stream_k[,swap_ab[,splits]]]", e.g. "64,256,5,2,1") runs that
 // variant instead of the heuristic's choice (both builds must have it), unsplit, or with stream-K
 // where the sixth field is 1, swapped (A and B exchanged: the swapped variants) where the seventh
-// is. After timing, each shape is checked: ours against cuBLAS's D from the same inputs,
+// is, split where the eighth is above 1 (at most that many ranges: the launcher's split plan). After timing, each shape is checked: ours against cuBLAS's D from the same inputs,
 // max |ours - cuBLAS| over max |cuBLAS| printed as "check"
 // (a wrong variant shows up here long before a sweep would notice). GEMM_AB_SETS (default 1) times
 // each shape over that many buffer sets, each placed after a spacer of a different size (so the
@@ -186,10 +186,11 @@ int main(int argc, char** argv) {
   kernels::GemmSm90Config config{};
   if (const char* c = std::getenv("GEMM_AB_CONFIG"); c != nullptr && *c != 0) {
     int pp = 0, sk = 0, sw = 0;
-    const int got = std::sscanf(c, "%d,%d,%d,%d,%d,%d,%d", &config.tile_m, &config.tile_n, &config.stages, &config.cluster_m, &pp, &sk, &sw);
+    const int got = std::sscanf(c, "%d,%d,%d,%d,%d,%d,%d,%d", &config.tile_m, &config.tile_n, &config.stages, &config.cluster_m, &pp, &sk, &sw,
+                                &config.splits);
     config.swap_ab = sw != 0;
     if (got < 5) {
-      std::fprintf(stderr, "ERROR: GEMM_AB_CONFIG: expected tile_m,tile_n,stages,cluster_m,ping_pong[,stream_k[,swap_ab]], got '%s'\n", c);
+      std::fprintf(stderr, "ERROR: GEMM_AB_CONFIG: expected tile_m,tile_n,stages,cluster_m,ping_pong[,stream_k[,swap_ab[,splits]]], got '%s'\n", c);
       return 1;
     }
     config.ping_pong = pp != 0;

@@ -332,4 +332,17 @@ TEST(GemmHeuristic, FillRowsStopAtTheNextBoxOfA) {
   EXPECT_EQ(gemm_sm90_fill_rows(1, 16, 16), 15);
 }
 
+// Clusters of 2 pair 128-row blocks: where the cluster tiles take one more wave than the CTA tiles
+// (an odd row block count, or a wave the CTA tiles fill exactly), the 128 x 256 tile runs alone.
+TEST(GemmHeuristic, ClustersOnlyWhereTheyAddNoWave) {
+  // 3 row blocks x 112 columns: 336 tiles, 3 waves on 132 SMs; 2 x 112 = 224 cluster tiles, 4 on 66.
+  const GemmSm90Config odd = gemm_sm90_heuristic({325, 28672, 4096, 1}, 132);
+  EXPECT_EQ(odd.tile_n, 256);
+  EXPECT_EQ(odd.cluster_m, 1);
+  // 33 x 16 = 528 tiles, exactly 4 waves; 17 x 16 = 272 cluster tiles, 5 waves on 66.
+  EXPECT_EQ(gemm_sm90_heuristic({4097, 4096, 4096, 1}, 132).cluster_m, 1);
+  // Even row blocks that fill the same waves keep their clusters.
+  EXPECT_EQ(gemm_sm90_heuristic({4096, 4096, 4096, 1}, 132).cluster_m, 2);
+}
+
 }  // namespace

@@ -372,13 +372,24 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor m
   const long long row_blocks = (s.m + 127) / 128;
   const auto tiles_of = [&](int tile_n) { return gemm_sm90_tiles(s, 128, tile_n); };
   const bool several_waves = best.tile_m == 128 && row_blocks >= 2 && tiles_of(best.tile_n) > sm_count;
+  // Clusters pair row blocks: ceil(row blocks / 2) cluster tiles per column, sm_count / 2 per wave.
+  // Where that takes one more wave than the CTA tiles alone (an odd row block count leaves CTAs
+  // past M; a wave of tiles that fit exactly gains a tail), the unclustered tile wins: H200,
+  // 2026-11-28, 14 such shapes, 325 x 28672 x 4096 181 -> 145 us, 521 x 12288 x 1024 46 -> 33,
+  // 878 x 14336 x 4096 175 -> 140, 4097 x 4096 x 4096 246 -> 191-209, 2367 x 12288 x 4096 345 ->
+  // 313 (bench/results/gemm_cluster_waves_h200_2026-11-28.txt).
+  const auto clusters_add_a_wave = [&](int tile_n) {
+    const long long per_wave = sm_count / 2 > 0 ? sm_count / 2 : 1;
+    const long long cluster_tiles = gemm_sm90_tiles(s, 256, tile_n);
+    return (cluster_tiles + per_wave - 1) / per_wave > (tiles_of(tile_n) + sm_count - 1) / sm_count;
+  };
   if (!rows_128b_aligned && best.tile_m == 128 && best.tile_n >= 128 && row_blocks >= 2 && tiles_of(256) > sm_count) {
     // Rows that straddle 128-byte lines (a leading dimension or base off a multiple of 128 bytes)
     // cost the TMA two line requests per 128-byte box row: the wide tile with B multicast asks
     // for the fewest lines per flop (3000^3: 441 vs 281 TFLOP/s for 128 x 128 alone) -- when N
     // fills 256-column tiles for several waves (a narrow N keeps its narrow tile).
     best = GemmSm90Config{256, 4, 2, false, 128};
-  } else if (several_waves && best.tile_n == 256) {
+  } else if (several_waves && best.tile_n == 256 && !clusters_add_a_wave(256)) {
     best.cluster_m = 2;
   } else if (best.tile_m == 128 && row_blocks >= 2 && (best.tile_n == 256 || best.tile_n == 128)) {
     // Few tiles over a huge K, split: each split streams a long K range of A and B through L2, and
