@@ -275,7 +275,8 @@ inline int gemm_sm90_split_k(GemmShape s, GemmSm90Config c, int sm_count) { retu
 // split-K's shorter wave counted, gemm_sm90_split_waves), each wave costing its tile area divided by
 // how close that tile shape gets to the 128 x 256 tile's speed (a smaller tile re-reads its
 // operands more often per flop). Clusters of 2 for the 128 x 256
-// tile when M has two row blocks and there is more than one wave of tiles; rows off 128-byte
+// tile when M has two row blocks, there is more than one wave of tiles and the cluster tiles need
+// no more waves than the tiles alone; rows off 128-byte
 // lines switch to that tile and cluster (see below). 64-row tiles pay off for M <= 64, where a
 // 128-row tile would multiply zeros in half of its rows; there (M <= 64) the stream model decides,
 // but for M <= 16 (and M <= 32 where gemm_sm90_swap32_pays) where the caller may swap A and B
