@@ -653,7 +653,7 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
       // started before the CTA's barrier, with one to sixteen stages, they saved nothing over 25
       // shapes, the consumers' set-up then being later; H200, clock64 traces, 2026-11-28.)
       prefetch_tma_descriptor(p.tma_a.descriptor());
-      prefetch_tma_descriptor(p.tma_a_rows.descriptor());
+      if constexpr (EdgeTiles) prefetch_tma_descriptor(p.tma_a_rows.descriptor());
       prefetch_tma_descriptor(p.tma_b.descriptor());
       if constexpr (kRingSources || kRingC)
         if (kRingSources || p.c_in_ring != 0) prefetch_tma_descriptor(p.tma_c.descriptor());
@@ -731,8 +731,8 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
     if constexpr (TmaLoads) {
       if (threadIdx.x == 0) {
         const auto tma_a = p.tma_a.get_slice(0);
-        const auto tma_a_rows = p.tma_a_rows.get_slice(0);
-        auto sA_rows = make_tensor(make_smem_ptr(smem.a.data), typename K::OperandARows::TmaRing{});
+        [[maybe_unused]] const auto tma_a_rows = p.tma_a_rows.get_slice(0);
+        [[maybe_unused]] auto sA_rows = make_tensor(make_smem_ptr(smem.a.data), typename K::OperandARows::TmaRing{});
         const unsigned ring_bytes = K::AtomA::transaction_bytes + K::AtomB::transaction_bytes;
         const auto tma_b = p.tma_b.get_slice(cta_rank);  // this CTA's share of B, multicast to the cluster
         const unsigned short multicast = ClusterM == 1 ? 0 : (1u << ClusterM) - 1;
@@ -751,18 +751,23 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
           // writes no zeros for the others, whose stale rows feed only accumulator rows past M,
           // which no store or reduction reads (the epilogue masks by row: selects, never
           // multiplies by a mask). Every other tile: one box per stage (tma_a).
+          // (Whole tiles only, EdgeTiles = false: never; that path is not compiled.)
           const int boxes_a = K::OperandARows::boxes_for_rows(p.epilogue.m - tile.m_block);
-          const bool rows_past_m = boxes_a < K::AtomARows::Math::boxes_per_cta;
+          const bool rows_past_m = EdgeTiles && boxes_a < K::AtomARows::Math::boxes_per_cta;
           const unsigned bytes = rows_past_m ? K::AtomARows::transaction_bytes_of(boxes_a) + K::AtomB::transaction_bytes : ring_bytes;
           for (int kt = work.k_begin; kt < work.k_end; ++kt, ++state) {
             ring.producer_acquire(state, bytes);  // stage empty in this CTA; its bytes announced on full
             auto& full = *ring.producer_barrier(state);
             const int s = int(state.index());
             const TmaBox<3> box_a = origin(MajorA, kt * kTileK, tile.m_block, tile.batch);
-            if (rows_past_m)
-              copy(p.tma_a_rows.with(full), tma_a_rows.partition_S(box_a), tma_a_rows.partition_D(sA_rows(_, _, _, s)), boxes_a);
-            else
+            if constexpr (EdgeTiles) {
+              if (rows_past_m)
+                copy(p.tma_a_rows.with(full), tma_a_rows.partition_S(box_a), tma_a_rows.partition_D(sA_rows(_, _, _, s)), boxes_a);
+              else
+                copy(p.tma_a.with(full), tma_a.partition_S(box_a), tma_a.partition_D(sA(_, _, _, s)));
+            } else {
               copy(p.tma_a.with(full), tma_a.partition_S(box_a), tma_a.partition_D(sA(_, _, _, s)));
+            }
             copy(p.tma_b.with(full, multicast), tma_b.partition_S(origin(MajorB, kt * kTileK, tile.n_block, tile.batch)),
                  tma_b.partition_D(sB(_, _, _, s)));
           }
