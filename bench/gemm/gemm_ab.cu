@@ -7,7 +7,8 @@
 // ("tile_m,tile_n,stages,cluster_m,ping_pong[,stream_k[,swap_ab[,splits]]]", e.g. "64,256,5,2,1") runs that
 // variant instead of the heuristic's choice (both builds must have it), unsplit, or with stream-K
 // where the sixth field is 1, swapped (A and B exchanged: the swapped variants) where the seventh
-// is, split where the eighth is above 1 (at most that many ranges: the launcher's split plan). After timing, each shape is checked: ours against cuBLAS's D from the same inputs,
+// is, split where the eighth is above 1 (at most that many ranges: the launcher's split plan).
+// After timing, each shape is checked: ours against cuBLAS's D from the same inputs,
 // max |ours - cuBLAS| over max |cuBLAS| printed as "check"
 // (a wrong variant shows up here long before a sweep would notice). GEMM_AB_SETS (default 1) times
 // each shape over that many buffer sets, each placed after a spacer of a different size (so the

@@ -65,8 +65,6 @@ TEST(GemmStageLayouts, F32SourceStageHoldsABStageOfSwizzledPairs) {
   expect_source_stage<float, 256>();
 }
 
-}  // namespace
-
 // The GEMM's A in boxes of 32 rows (gemm_sm90_box_rows_a): the TMA view cuts a stage's rows into
 // TileM / 32 boxes that follow each other along the rows and in shared memory, covering exactly
 // the bytes of the one-box view (the wgmma view is unchanged); a last row block loads the boxes
@@ -98,3 +96,5 @@ TEST(GemmStageLayouts, OperandAInBoxesOf32RowsCoversTheOneBoxStage) {
   expect_a_in_row_boxes<128>();
   static_assert(gemm_sm90_box_rows_a(16) == 16, "a tile of fewer rows is one box");
 }
+
+}  // namespace
