@@ -9,6 +9,7 @@
 // Options before the mode: --sms S (default 132), --unaligned (rows off 128-byte lines).
 #include <cute_dsl/kernels/gemm_sm90_heuristic.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
