@@ -22,7 +22,7 @@ TEST(GemmHeuristic, ClustersOnlyWithSeveralWaves) {
   EXPECT_EQ(narrow.cluster_m, 1);
   EXPECT_EQ(gemm_sm90_heuristic({8192, 8192, 8192, 1}, 132).tile_n, 192);  // 21 waves of 128 x 192 against 16 of 128 x 256
   EXPECT_EQ(gemm_sm90_heuristic({2048, 2048, 2048, 1}, 132).tile_n, 256);  // one wave against two
-  EXPECT_EQ(gemm_sm90_heuristic({1024, 1536, 4096, 1}, 132).tile_n, 128);   // 64 tiles of 192: split-K's regime
+  EXPECT_EQ(gemm_sm90_heuristic({1024, 1536, 4096, 1}, 132).tile_n, 96);    // 64 tiles of 192: split-K's regime; 128 of 96 fill the wave
   // Rows off 128-byte lines (3000 bf16 = 6000 bytes): the wide tile with B multicast.
   const GemmSm90Config misaligned = gemm_sm90_heuristic({3000, 3000, 3000, 1}, 132, GmmaMajor::K, false);
   EXPECT_EQ(misaligned.tile_n, 256);
@@ -52,6 +52,26 @@ TEST(GemmHeuristic, SplitKWhereTilesLeaveSmsIdle) {
   EXPECT_EQ(gemm_sm90_heuristic({256, 1536, 4096, 1}, 132).splits, 1);  // 128 tiles of 64 x 48: more than half a wave
 }
 
+// The 128 x 96 tile: one wave, more than half full, where 128 x 128 tiles leave SMs idle.
+TEST(GemmHeuristic, Tile128x96FillsOneWave) {
+  const GemmSm90Config filled = gemm_sm90_heuristic({1024, 1536, 4096, 1}, 132);  // 128 tiles against 96 of 128 x 128
+  EXPECT_EQ(filled.tile_m, 128);
+  EXPECT_EQ(filled.tile_n, 96);
+  EXPECT_EQ(filled.cluster_m, 1);
+  EXPECT_LE(filled.splits, 1);
+  EXPECT_EQ(gemm_sm90_heuristic({256, 6144, 4096, 1}, 132).tile_n, 96);           // 2 x 64 tiles
+  // Not over an MN-major B (64-column swizzle blocks), nor rows off 128-byte lines (line requests
+  // per flop), nor past one wave (2048 x 3072: 352 tiles) or below half of one (256 x 3072: 64).
+  EXPECT_NE(gemm_sm90_heuristic({1024, 1536, 4096, 1}, 132, GmmaMajor::MN).tile_n, 96);
+  EXPECT_NE(gemm_sm90_heuristic({1024, 1536, 4096, 1}, 132, GmmaMajor::K, false).tile_n, 96);
+  EXPECT_NE(gemm_sm90_heuristic({2048, 3072, 4096, 1}, 132).tile_n, 96);
+  EXPECT_NE(gemm_sm90_heuristic({256, 3072, 4096, 1}, 132).tile_n, 96);
+  // Nor for decode (the stream model's candidates leave it out).
+  EXPECT_NE(gemm_sm90_heuristic({64, 12288, 4096, 1}, 132, GmmaMajor::K, true, false).tile_n, 96);
+  EXPECT_FALSE(gemm_sm90_config_supports({96, 7, 1}, GmmaMajor::MN));
+  EXPECT_TRUE(gemm_sm90_config_supports({96, 7, 1}, GmmaMajor::K, GmmaMajor::MN));
+}
+
 // The 64 x 48 tile: where 64 x 64 tiles leave SMs idle and each CTA's stream is the bound.
 TEST(GemmHeuristic, NarrowTileFillsIdleSms) {
   // 256 x 1536: 128 tiles of 64 x 48 against 96 of 64 x 64 on 132 SMs.
@@ -63,7 +83,7 @@ TEST(GemmHeuristic, NarrowTileFillsIdleSms) {
   EXPECT_NE(gemm_sm90_heuristic({256, 1536, 4096, 1}, 132, GmmaMajor::MN).tile_n, 48);
   // Full waves of wide tiles keep them.
   EXPECT_EQ(gemm_sm90_heuristic({4096, 4096, 4096, 1}, 132).tile_n, 256);
-  EXPECT_EQ(gemm_sm90_heuristic({1024, 1536, 4096, 1}, 132).tile_n, 128);
+  EXPECT_EQ(gemm_sm90_heuristic({1024, 1536, 4096, 1}, 132).tile_m, 128);
   // Decode: where the 64 x 64 tiles would be split (each CTA's ring the bound), the narrow tile;
   // where they run whole (the HBM the bound: 32 x 4096 x 4096), not.
   const auto no_swap = [](GemmShape s) { return gemm_sm90_heuristic(s, 132, GmmaMajor::K, true, false); };

@@ -597,8 +597,8 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
   // cooperative 128 x TileN consumer's: the same shared-memory reads per flop).
   constexpr bool kSplitN = TileM == 64 && !PingPong;
   static_assert(has_gmma_input_v<TA>, "gemm_sm90_kernel: A and B must be __nv_bfloat16 or __half");
-  static_assert(TileN % 64 == 0 || TileN == 16 || TileN == 32 || TileN == 48,
-                "gemm_sm90_kernel: TileN must be 16, 32, 48, 64, 128, 192 or 256");
+  static_assert(TileN % 64 == 0 || TileN == 16 || TileN == 32 || TileN == 48 || TileN == 96,
+                "gemm_sm90_kernel: TileN must be 16, 32, 48, 64, 96, 128, 192 or 256");
   static_assert(TileN >= 16 && TileN <= 256 && (TileN / ClusterM) % 8 == 0, "gemm_sm90_kernel: TileN / ClusterM must be whole 8-row atoms");
   // Below 64 columns B is part of one 128-byte swizzle block: K-major only, and a 64-row tile
   // splits it between the consumers at a whole 8-row atom (48: 24 columns each).

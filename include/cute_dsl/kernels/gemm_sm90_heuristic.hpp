@@ -37,10 +37,13 @@ inline long long gemm_sm90_tiles(GemmShape s, int rows, int cols) {
 }
 
 // Whether a variant can run an operand layout: 64-row tiles split B between the consumers at
-// TileN / 2 columns, which MN-major B needs to be whole 64-column blocks; a swapped variant
+// TileN / 2 columns, which MN-major B needs to be whole 64-column blocks, and a 128-row tile
+// narrower than whole 64-column blocks (96) reads B K-major only; a swapped variant
 // (swap_ab) reads A as its B in 16- or 32-row tiles, which needs A K-major.
 inline bool gemm_sm90_config_supports(GemmSm90Config c, GmmaMajor major_b, GmmaMajor major_a = GmmaMajor::K) {
   if (c.swap_ab && major_a != GmmaMajor::K) return false;
+  // An MN-major B comes in 64-column swizzle blocks: the 96-column tile needs it K-major.
+  if (!c.swap_ab && c.tile_m == 128 && c.tile_n % 64 != 0 && major_b != GmmaMajor::K) return false;
   return !(c.tile_m == 64 && !c.ping_pong && major_b == GmmaMajor::MN && (c.tile_n / 2) % 64 != 0);
 }
 
@@ -309,6 +312,7 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor m
       // Swapped variants (swap_ab) are not in the stream model yet: launched when asked for.
       if (c.cluster_m != 1 || c.ping_pong || c.swap_ab || !gemm_sm90_config_supports(c, major_b)) continue;
       if (c.tile_n < 64 && !narrow_pays) continue;
+      if (c.tile_n == 96) continue;  // the one-wave 128 x 96 tile: not timed for decode
       c.splits = gemm_sm90_stream_splits(s, c, sm_count);
       if (const double us = gemm_sm90_stream_time(s, c, c.splits, sm_count); best.tile_n == 0 || us < best_us) best = c, best_us = us;
     }
@@ -330,8 +334,13 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor m
   // 12288 x 4096): M in 64-row blocks where 128-row tiles would carry a mostly empty last row block
   // and 64 x 64 tiles would need a second wave (288 and 320 x 3072 x 1024..8192: 0.78-0.87x the
   // time of 64 x 64 tiles; H200 2026-11-28, bench/results/gemm_rows_past_m_h200_2026-11-28.txt).
-  const Candidate candidates[] = {{128, 256, 4, 1.0}, {128, 192, 4, 1.0}, {128, 128, 6, 0.9}, {128, 64, 8, 0.75}, {64, 128, 8, 0.65},
-                                  {64, 64, 12, 0.6}, {64, 48, 14, 0.5}};
+  // The 128 x 96 tile (0.8, between the 128 x 64 and 128 x 128 tiles): in one wave, where its 4/3
+  // as many column blocks fill SMs that 128 x 128 tiles leave idle (1024 x 1536 x 4096: 128 CTAs
+  // against 96, 23.2 us against 26.2; H200 2026-11-28, bench/results/gemm_tile128x96_h200_2026-11-28.txt).
+  // Over two waves it ran slower than the 128 x 128 and 128 x 192 tiles (2048 x 3072 x 4096: 84
+  // us against 69).
+  const Candidate candidates[] = {{128, 256, 4, 1.0}, {128, 192, 4, 1.0}, {128, 128, 6, 0.9}, {128, 96, 7, 0.8}, {128, 64, 8, 0.75},
+                                  {64, 128, 8, 0.65}, {64, 64, 12, 0.6}, {64, 48, 14, 0.5}};
   GemmSm90Config best{};
   double best_cost = 0;
   for (const Candidate& c : candidates) {
@@ -347,6 +356,12 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor m
     // tiles (129..192 x 6144 x 1024..8192 in 64 x 48 tiles, 288 and 320 x 6144..12288 x 4096..8192
     // in 64 x 128, 160 and 320 x 8192..12288 x 4096 in 64 x 64; H200, same file).
     if (c.tile_m == 64 && tiles > sm_count) continue;
+    // The 128 x 96 tile only where it fills more than half of one wave, unsplit (split 2 ways it
+    // lost to the 128 x 64 tile whole: 256 x 3072 x 4096, 22.7 us against 20.3), over rows on
+    // 128-byte lines: it asks 224 operand rows per 12288 outputs where 128 x 128 asks 256 per
+    // 16384, 17% more line requests per flop, and rows off 128-byte lines pay each twice (sampled
+    // there, 4 of 16 shapes ran up to 16% slower: 3900 x 304 x 3920 28.8 -> 33.3 us).
+    if (c.tile_n == 96 && (!rows_128b_aligned || tiles > sm_count || tiles * 2 <= sm_count)) continue;
     // Few tiles: their split counts (it decides between a wide tile split and a narrow one whole:
     // 1024 x 1024 x 32768 ran 122 us in 128 x 256 tiles split 4 ways, 142 in 128 x 64 tiles whole,
     // H100). A tail split is added after the choice, not in it: letting it favour the wide tile

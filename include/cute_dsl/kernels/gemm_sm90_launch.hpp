@@ -392,6 +392,9 @@ cudaError_t gemm_sm90_variant(const GemmSm90Arguments<TA, TD>& args, cudaStream_
     case key({48, 14, 1, false, 64}):  // (K-major B only, as above)
       if constexpr (MajorB == GmmaMajor::K) return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 48, 14, 1, false, 64, true, Fusion>(args, stream, GemmSplitAsk(config), fusion);
       else return cudaErrorInvalidValue;
+    case key({96, 7, 1}):  // (K-major B only, as above)
+      if constexpr (MajorB == GmmaMajor::K) return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 96, 7, 1, false, 128, true, Fusion>(args, stream, GemmSplitAsk(config), fusion);
+      else return cudaErrorInvalidValue;
     case key({128, 8, 1, false, 64}): return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 8, 1, false, 64, true, Fusion>(args, stream, GemmSplitAsk(config), fusion);
     default: return cudaErrorInvalidValue;
   }
