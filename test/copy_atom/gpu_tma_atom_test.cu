@@ -140,6 +140,21 @@ using TwoRowBoxes = decltype(composition(Swizzle<3, 2, 3>{}, make_layout(make_sh
                                                                           make_stride(_1{}, make_stride(_32{}, _256{})))));
 constexpr float kSmemPoison = 777.f;
 
+// The kernel's `copies` copies of the bc-column tile in t.dout, copy i after copy i - 1: the rows
+// below rows_loaded(i) hold the matrix's values (zeros past its edge), the rest the poison.
+template <class RowsLoaded>
+void expect_tile_copies(SmallRagged& t, int bc, int copies, RowsLoaded rows_loaded, const char* copy_name) {
+  std::vector<float> out;
+  CUTE_DSL_TEST_CUDA(t.dout.download(out));
+  const int n = bc * kRows;
+  for (int i = 0; i < copies; ++i)
+    for (int e = 0; e < n; ++e) {
+      const int r = e / bc, c = e % bc;
+      const float expected = r < rows_loaded(i) ? loaded_value(t.m, r, c) : kSmemPoison;
+      ASSERT_TRUE(same_bits(out[std::size_t(i) * n + e], expected)) << copy_name << " " << i << " (" << r << "," << c << ") seed " << t.seed;
+    }
+}
+
 template <class Atom>
 __global__ void atom_first_boxes_kernel(const __grid_constant__ Atom tma, int rows, int cols, float* out) {
   using L = typename Atom::smem_layout;
@@ -242,14 +257,7 @@ TEST(TmaAtom, LoadFirstBoxesOnlyLeavesTheRestUntouched) {
   ASSERT_NO_FATAL_FAILURE(build_load_atom(tma, t.da.get(), m, TwoRowBoxes{}));
   atom_first_boxes_kernel<<<3, 128>>>(tma, m.rows, m.cols, t.dout.get());
   CUTE_DSL_TEST_LAUNCHED();
-  std::vector<float> out;
-  CUTE_DSL_TEST_CUDA(t.dout.download(out));
-  for (int boxes = 0; boxes < 3; ++boxes)
-    for (int e = 0; e < n; ++e) {
-      const int r = e / bc, c = e % bc;
-      const float expected = r < 8 * boxes ? loaded_value(m, r, c) : kSmemPoison;
-      ASSERT_TRUE(same_bits(out[std::size_t(boxes) * n + e], expected)) << boxes << " boxes (" << r << "," << c << ") seed " << t.seed;
-    }
+  ASSERT_NO_FATAL_FAILURE(expect_tile_copies(t, bc, 3, [](int boxes) { return 8 * boxes; }, "boxes"));
 }
 
 // 13 x 28 floats: the second CTA's half of the 16 x 32 tile is partly past the edge (zero fill).
@@ -265,12 +273,5 @@ TEST(TmaAtom, MulticastTwoCtaClusterSwizzle128BRagged) {
   ASSERT_NO_FATAL_FAILURE(build_load_atom(tma, t.da.get(), m, tile_layout<3>(), _2{}));
   CUTE_DSL_TEST_CUDA(tma_test::launch_cluster_pair(atom_multicast_kernel<Atom>, tma, m.rows, m.cols, t.dout.get()));
   CUTE_DSL_TEST_LAUNCHED();
-  std::vector<float> out;
-  CUTE_DSL_TEST_CUDA(t.dout.download(out));
-  for (int cta = 0; cta < 2; ++cta)
-    for (int e = 0; e < n; ++e) {
-      const int r = e / bc, c = e % bc;
-      const float expected = loaded_value(m, r, c);
-      ASSERT_TRUE(same_bits(out[std::size_t(cta) * n + e], expected)) << "CTA " << cta << " (" << r << "," << c << ") seed " << t.seed;
-    }
+  ASSERT_NO_FATAL_FAILURE(expect_tile_copies(t, bc, 2, [](int) { return kRows; }, "CTA"));
 }
