@@ -65,9 +65,9 @@ CUTE_DSL_HOST_DEVICE constexpr int gemm_sm90_variant_key(const GemmSm90Config& c
 // at M <= 16 it was never faster than the 16-column one, H200 2026-11-27). The 64 x 48 tile (K-major B: each consumer 24 columns)
 // is for outputs whose 64 x 64 tiles leave SMs idle: N = 1536 in 32 column blocks instead of 24
 // (256 x 1536 x 4096: 128 CTAs at work instead of 96; docs/design/gemm_sm90_parts.md "Session 17").
-// The 128 x 96 tile (K-major B; 196 KiB in 7 stages) likewise for outputs of about 132 x 128 x 96
-// elements, which 128 x 128 tiles cover in 3/4 of the SMs (1024 x 1536: 128 CTAs instead of 96;
-// "Session 21").
+// The 128 x 96 tile (K-major B; 196 KiB in 7 stages) likewise for outputs that one wave of its
+// tiles covers, more than half full, where 128 x 128 tiles would leave a quarter of the SMs idle
+// (1024 x 1536: 128 CTAs instead of 96; "Session 21").
 inline constexpr GemmSm90Config kGemmSm90Configs[] = {
     {256, 4, 2}, {256, 4, 1}, {192, 4, 1}, {128, 6, 2}, {128, 6, 1}, {64, 8, 1}, {128, 6, 2, true},
     {64, 12, 1, false, 64}, {128, 8, 1, false, 64}, {16, 10, 1, false, 128, 0, true}, {48, 14, 1, false, 64}, {32, 10, 1, false, 128, 0, true},
