@@ -68,6 +68,8 @@ TEST(GemmHeuristic, Tile128x96FillsOneWave) {
   EXPECT_NE(gemm_sm90_heuristic({256, 3072, 4096, 1}, 132).tile_n, 96);
   // Nor where beta's C comes through the operand ring (the tile has no ring C path).
   EXPECT_NE(gemm_sm90_heuristic({1024, 1536, 4096, 1}, 132, GmmaMajor::K, true, true, GmmaMajor::K, true).tile_n, 96);
+  // Nor for a fused epilogue tree (not run with one on a GPU).
+  EXPECT_NE(gemm_sm90_heuristic({1024, 1536, 4096, 1}, 132, GmmaMajor::K, true, false, GmmaMajor::K, false, true).tile_n, 96);
   // Nor for decode (the stream model's candidates leave it out).
   EXPECT_NE(gemm_sm90_heuristic({64, 12288, 4096, 1}, 132, GmmaMajor::K, true, false).tile_n, 96);
   EXPECT_FALSE(gemm_sm90_config_supports({96, 7, 1}, GmmaMajor::MN));

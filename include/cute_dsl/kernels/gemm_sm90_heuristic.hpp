@@ -285,10 +285,12 @@ inline int gemm_sm90_split_k(GemmShape s, GemmSm90Config c, int sm_count) { retu
 // but for M <= 16 (and M <= 32 where gemm_sm90_swap32_pays) where the caller may swap A and B
 // (`may_swap_ab`: a plain GEMM, A K-major). `ring_c`: the launch takes beta's C through the
 // operand ring (gemm_sm90_c_through_ring), which the 128 x 96 tile cannot (its C stages are not
-// whole 64-column blocks, gemm_sm90_impl::kTakesRingC): there it is not chosen.
+// whole 64-column blocks, gemm_sm90_impl::kTakesRingC); `fused`: an epilogue tree
+// (gemm_sm90_fused). In either case the 128 x 96 tile is not chosen: neither was timed with it,
+// nor a fused tree run on a GPU with it.
 inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor major_b = GmmaMajor::K,
                                           bool rows_128b_aligned = true, bool may_swap_ab = true, GmmaMajor major_a = GmmaMajor::K,
-                                          bool ring_c = false) {
+                                          bool ring_c = false, bool fused = false) {
   if (may_swap_ab && (s.m <= kGemmSwapRowsNarrow || (s.m <= kGemmSwapRows && gemm_sm90_swap32_pays(s, sm_count)))) {
     // Every row of A fits one 16- or 32-column tile of the swapped kernel (swap_ab): its stages carry
     // 128 rows of B and 16 (32) of A where a 64-row tile carries 64 of A (all but M of them zeros) and
@@ -364,8 +366,9 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor m
     // 128-byte lines: it asks 224 operand rows per 12288 outputs where 128 x 128 asks 256 per
     // 16384, 17% more line requests per flop, and rows off 128-byte lines pay each twice (sampled
     // there, 4 of 16 shapes ran up to 16% slower: 3900 x 304 x 3920 28.8 -> 33.3 us).
-    // Nor where beta's C would come through the ring (not timed: C read in the epilogue instead).
-    if (c.tile_n == 96 && (!rows_128b_aligned || ring_c || tiles > sm_count || tiles * 2 <= sm_count)) continue;
+    // Nor where beta's C would come through the ring (not timed: C read in the epilogue instead),
+    // nor for a fused tree (see above).
+    if (c.tile_n == 96 && (!rows_128b_aligned || ring_c || fused || tiles > sm_count || tiles * 2 <= sm_count)) continue;
     // Few tiles: their split counts (it decides between a wide tile split and a narrow one whole:
     // 1024 x 1024 x 32768 ran 122 us in 128 x 256 tiles split 4 ways, 142 in 128 x 64 tiles whole,
     // H100). A tail split is added after the choice, not in it: letting it favour the wide tile

@@ -403,7 +403,7 @@ cudaError_t gemm_sm90_variant(const GemmSm90Arguments<TA, TD>& args, cudaStream_
 // `config` zero: the heuristic's choice for these arguments on the current device.
 inline GemmSm90Config gemm_sm90_resolve(GemmShape shape, GmmaMajor major_b, GemmSm90Config config,
                                         bool rows_128b_aligned = true, bool may_swap_ab = true, GmmaMajor major_a = GmmaMajor::K,
-                                        bool ring_c = false) {
+                                        bool ring_c = false, bool fused = false) {
   if (config.tile_n != 0) return config;
   static std::atomic<int> sm_count_by_device[detail::kCachedDevices];  // 0: not read yet
   int device = 0;
@@ -423,7 +423,7 @@ inline GemmSm90Config gemm_sm90_resolve(GemmShape shape, GmmaMajor major_b, Gemm
     GemmShape shape;
     int sm_count = 0;  // 0: empty
     GmmaMajor major_b, major_a;
-    bool rows_128b_aligned, may_swap_ab, ring_c;
+    bool rows_128b_aligned, may_swap_ab, ring_c, fused;
     GemmSm90Config config;
   };
   static thread_local Choice chosen[16];
@@ -431,10 +431,10 @@ inline GemmSm90Config gemm_sm90_resolve(GemmShape shape, GmmaMajor major_b, Gemm
   Choice& c = chosen[slot];
   const bool hit = c.sm_count == sm_count && c.shape.m == shape.m && c.shape.n == shape.n && c.shape.k == shape.k &&
                    c.shape.l == shape.l && c.major_b == major_b && c.major_a == major_a && c.rows_128b_aligned == rows_128b_aligned &&
-                   c.may_swap_ab == may_swap_ab && c.ring_c == ring_c;
+                   c.may_swap_ab == may_swap_ab && c.ring_c == ring_c && c.fused == fused;
   if (!hit)
-    c = Choice{shape, sm_count, major_b, major_a, rows_128b_aligned, may_swap_ab, ring_c,
-               gemm_sm90_heuristic(shape, sm_count, major_b, rows_128b_aligned, may_swap_ab, major_a, ring_c)};
+    c = Choice{shape, sm_count, major_b, major_a, rows_128b_aligned, may_swap_ab, ring_c, fused,
+               gemm_sm90_heuristic(shape, sm_count, major_b, rows_128b_aligned, may_swap_ab, major_a, ring_c, fused)};
   return c.config;
 }
 
@@ -455,7 +455,8 @@ cudaError_t gemm_sm90_stage_and_run(const GemmSm90Arguments<TA, TD>& args, cudaS
   constexpr bool kMaySwap = kPlain && MajorA == GmmaMajor::K;
   const bool ring_c = kPlain && gemm_sm90_c_through_ring(run);  // (fused trees read C in the epilogue)
   return gemm_sm90_variant<TA, TD, MajorA, MajorB>(
-      run, stream, gemm_sm90_resolve(run.shape, MajorB, config, gemm_sm90_rows_128b_aligned(run), kMaySwap, MajorA, ring_c), fusion);
+      run, stream, gemm_sm90_resolve(run.shape, MajorB, config, gemm_sm90_rows_128b_aligned(run), kMaySwap, MajorA, ring_c, !kPlain),
+      fusion);
 }
 
 }  // namespace detail
