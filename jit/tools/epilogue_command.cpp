@@ -24,7 +24,7 @@ void epilogue_usage(std::FILE* out) {
       "  --gemm           also generate the fused Hopper GEMM and compile it (NVRTC, no GPU):\n"
       "                   prints the kernel, its cache key and resources; --arch defaults to sm_90a\n"
       "  GEMM options     --a bf16|f16, --d bf16|f16|f32, --a-major k|mn, --b-major k|mn,\n"
-      "                   --tile-m 128|64, --tile-n 48|64|96|128|192|256, --stages N, --cluster-m 1|2, --ping-pong,\n"
+      "                   --tile-m 128|64, --tile-n 48|64|96|128|160|192|224|256, --stages N, --cluster-m 1|2, --ping-pong,\n"
       "                   --whole-tiles (no bounds-checked epilogue path: launches need M a multiple of\n"
       "                   tile_m x cluster_m and N of tile_n; compiles in about half the time)\n"
       "  --element T      the element type of vector and tensor inputs and stored outputs (default f32)\n"

@@ -52,13 +52,18 @@ TEST(GemmHeuristic, SplitKWhereTilesLeaveSmsIdle) {
   EXPECT_EQ(gemm_sm90_heuristic({256, 1536, 4096, 1}, 132).splits, 1);  // 128 tiles of 64 x 48: more than half a wave
 }
 
+// The heuristic's choice at `s` (132 SMs) is a one-wave tile: 128 x `tile_n`, alone, unsplit.
+void expect_one_wave_tile(GemmShape s, int tile_n) {
+  const GemmSm90Config c = gemm_sm90_heuristic(s, 132);
+  EXPECT_EQ(c.tile_m, 128) << s.m << "x" << s.n << "x" << s.k;
+  EXPECT_EQ(c.tile_n, tile_n) << s.m << "x" << s.n << "x" << s.k;
+  EXPECT_EQ(c.cluster_m, 1) << s.m << "x" << s.n << "x" << s.k;
+  EXPECT_LE(c.splits, 1) << s.m << "x" << s.n << "x" << s.k;
+}
+
 // The 128 x 96 tile: one wave, more than half full, where 128 x 128 tiles leave SMs idle.
 TEST(GemmHeuristic, Tile128x96FillsOneWave) {
-  const GemmSm90Config filled = gemm_sm90_heuristic({1024, 1536, 4096, 1}, 132);  // 128 tiles against 96 of 128 x 128
-  EXPECT_EQ(filled.tile_m, 128);
-  EXPECT_EQ(filled.tile_n, 96);
-  EXPECT_EQ(filled.cluster_m, 1);
-  EXPECT_LE(filled.splits, 1);
+  expect_one_wave_tile({1024, 1536, 4096, 1}, 96);  // 128 tiles against 96 of 128 x 128
   EXPECT_EQ(gemm_sm90_heuristic({256, 6144, 4096, 1}, 132).tile_n, 96);           // 2 x 64 tiles
   // Not over an MN-major B (64-column swizzle blocks), nor rows off 128-byte lines (line requests
   // per flop), nor past one wave (2048 x 3072: 352 tiles) or below half of one (256 x 3072: 64).
@@ -74,6 +79,37 @@ TEST(GemmHeuristic, Tile128x96FillsOneWave) {
   EXPECT_NE(gemm_sm90_heuristic({64, 12288, 4096, 1}, 132, GmmaMajor::K, true, false).tile_n, 96);
   EXPECT_FALSE(gemm_sm90_config_supports({96, 7, 1}, GmmaMajor::MN));
   EXPECT_TRUE(gemm_sm90_config_supports({96, 7, 1}, GmmaMajor::K, GmmaMajor::MN));
+}
+
+// The 128 x 160 and 128 x 224 tiles: one wave, more than half full, that holds more tiles than
+// the 192- and 256-column tiles' (the 36 one-wave shapes of session 21, H200 2026-11-28).
+TEST(GemmHeuristic, Tiles128x160And128x224FillOneWave) {
+  expect_one_wave_tile({534, 3584, 8192, 1}, 160);  // 115 tiles against 95 of 128 x 192
+  expect_one_wave_tile({778, 2816, 4096, 1}, 160);  // 126 tiles; 128 x 128 needs two waves
+  expect_one_wave_tile({330, 9472, 8192, 1}, 224);  // 129 tiles against 111 of 128 x 256
+  expect_one_wave_tile({599, 5632, 1024, 1}, 224);  // 130 tiles against 110
+  // Where they would need a second wave, the old choices stay (712 x 3584: 138 tiles of 160;
+  // 998 x 3840: 144 of 224), and where a narrower tile fills one wave it wins (630 x 2560: 100
+  // tiles of 128 x 128 against 80 of 160).
+  EXPECT_EQ(gemm_sm90_heuristic({712, 3584, 8192, 1}, 132).tile_n, 192);
+  EXPECT_EQ(gemm_sm90_heuristic({998, 3840, 8192, 1}, 132).tile_n, 256);
+  EXPECT_EQ(gemm_sm90_heuristic({630, 2560, 2048, 1}, 132).tile_n, 128);
+  // They refine a wider tile's wave, never a narrower tile's two (6638 x 304: 260 tiles of 128 x 64
+  // ran faster than 104 of 128 x 160).
+  EXPECT_EQ(gemm_sm90_heuristic({6638, 304, 256, 1}, 132).tile_n, 64);
+  // The 128 x 96 tile's rule otherwise: K-major B, rows on 128-byte lines, C not through the ring,
+  // no fused tree, not for decode.
+  for (const GemmShape s : {GemmShape{534, 3584, 8192, 1}, GemmShape{330, 9472, 8192, 1}}) {
+    EXPECT_EQ(gemm_sm90_heuristic(s, 132, GmmaMajor::MN).tile_n % 64, 0);
+    EXPECT_EQ(gemm_sm90_heuristic(s, 132, GmmaMajor::K, false).tile_n % 64, 0);
+    EXPECT_EQ(gemm_sm90_heuristic(s, 132, GmmaMajor::K, true, true, GmmaMajor::K, true).tile_n % 64, 0);
+    EXPECT_EQ(gemm_sm90_heuristic(s, 132, GmmaMajor::K, true, false, GmmaMajor::K, false, true).tile_n % 64, 0);
+  }
+  EXPECT_EQ(gemm_sm90_heuristic({64, 9472, 4096, 1}, 132, GmmaMajor::K, true, false).tile_n % 64, 0);
+  for (const GemmSm90Config c : {GemmSm90Config{160, 5, 1}, GemmSm90Config{224, 4, 1}}) {
+    EXPECT_FALSE(gemm_sm90_config_supports(c, GmmaMajor::MN));
+    EXPECT_TRUE(gemm_sm90_config_supports(c, GmmaMajor::K, GmmaMajor::MN));
+  }
 }
 
 // The 64 x 48 tile: where 64 x 64 tiles leave SMs idle and each CTA's stream is the bound.

@@ -133,6 +133,11 @@ TEST(GemmSm90Config, KernelRulesCheckedBeforeCompiling) {
   EXPECT_EQ(jit::gemm_sm90_unsupported(bf16, gemm_sm90_config(96, 7, 1)), "");
   EXPECT_EQ(jit::gemm_sm90_unsupported(bf16, gemm_sm90_config(96, 7, 2)),
             "gemm_sm90: tile_n 96 is a 128-row cooperative tile without clusters over a K-major B");
+  EXPECT_EQ(jit::gemm_sm90_unsupported(bf16, gemm_sm90_config(160, 5, 1)), "");
+  EXPECT_EQ(jit::gemm_sm90_unsupported(bf16, gemm_sm90_config(224, 4, 1)), "");
+  EXPECT_EQ(jit::gemm_sm90_unsupported(bf16, gemm_sm90_config(224, 4, 1, false, 64)),
+            "gemm_sm90: tile_n 224 is a 128-row cooperative tile without clusters over a K-major B");
+  EXPECT_NE(jit::gemm_sm90_unsupported(bf16, gemm_sm90_config(160, 6, 1)), "");  // 6 stages of 36 KiB and the epilogue's 16 exceed 227 KiB
   EXPECT_EQ(jit::gemm_sm90_unsupported(bf16, gemm_sm90_config(256, 4, 2, true)),            // ping-pong: <= 128 x 128 accumulators
             "gemm_sm90: ping-pong needs tile_m x tile_n <= 128 x 128 (64 x 256)");
   EXPECT_EQ(jit::gemm_sm90_unsupported(bf16, gemm_sm90_config(256, 5, 2, true, 64)), "");    // 64 x 256 is as many

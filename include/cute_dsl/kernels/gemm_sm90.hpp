@@ -569,6 +569,14 @@ template <class TD, int TileM, int TileN, bool PingPong, bool TmaLoads, bool Tra
 inline constexpr bool kTakesRingC = TmaLoads && !PingPong && TileM == 128 && (sizeof(TD) == 2 || is_same_v<TD, float>) &&
                                     TileN % 64 == 0 && !TransposeD;
 
+// The kernel's static shared memory: 16-bit D leaves through a 2 KiB block per consumer warp
+// (gemm_epilogue.hpp), other outputs need none (a 16-byte placeholder). Static, so that the
+// dynamic size stays what launchers compute from Storage; the two together must fit a CTA.
+template <class TD, bool TransposeD>
+inline constexpr int kEpilogueStageBytes = sizeof(TD) == 2 && !TransposeD ? 8 * kGemmEpilogueStageBytesPerWarp : 16;
+// sm_90's opt-in shared memory per CTA.
+inline constexpr int kMaxSharedBytesPerCta = 227 * 1024;
+
 // The kernel's body, shared by the plain and the fused kernel. Inlined into each, so that the
 // plain kernel's code is what it was before the fused one existed (same SASS: checked with
 // `nvcc -cubin` before and after, 2026-11-25).
@@ -597,8 +605,8 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
   // cooperative 128 x TileN consumer's: the same shared-memory reads per flop).
   constexpr bool kSplitN = TileM == 64 && !PingPong;
   static_assert(has_gmma_input_v<TA>, "gemm_sm90_kernel: A and B must be __nv_bfloat16 or __half");
-  static_assert(TileN % 64 == 0 || TileN == 16 || TileN == 32 || TileN == 48 || TileN == 96,
-                "gemm_sm90_kernel: TileN must be 16, 32, 48, 64, 96, 128, 192 or 256");
+  static_assert(TileN % 64 == 0 || TileN == 16 || TileN == 32 || TileN == 48 || TileN == 96 || TileN == 160 || TileN == 224,
+                "gemm_sm90_kernel: TileN must be 16, 32, 48, 64, 96, 128, 160, 192, 224 or 256");
   static_assert(TileN >= 16 && TileN <= 256 && (TileN / ClusterM) % 8 == 0, "gemm_sm90_kernel: TileN / ClusterM must be whole 8-row atoms");
   // Below 64 columns B is part of one 128-byte swizzle block: K-major only, and a 64-row tile
   // splits it between the consumers at a whole 8-row atom (48: 24 columns each).
@@ -621,10 +629,8 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
   constexpr int kAccN = kGemmSm90AtomN<TileM, TileN, PingPong>;  // columns of one consumer's wgmma atom
 
   extern __shared__ unsigned char smem_raw[];
-  // 16-bit D leaves through a 2 KiB block per consumer warp (gemm_epilogue.hpp). Static shared
-  // memory, so the dynamic size stays what launchers compute from Storage.
-  constexpr bool kStagedEpilogue = sizeof(TD) == 2 && !TransposeD;
-  __shared__ alignas(16) unsigned char epilogue_stage[kStagedEpilogue ? 8 * kGemmEpilogueStageBytesPerWarp : 16];
+  constexpr bool kStagedEpilogue = sizeof(TD) == 2 && !TransposeD;  // 16-bit D through the warps' stage blocks
+  __shared__ alignas(16) unsigned char epilogue_stage[kEpilogueStageBytes<TD, TransposeD>];
   // Ring sources (load_ring_sources): "this tile's peers' chunks arrived", from warp 3 to the
   // producer. Static too; a kernel without ring sources does not use it (and has none).
   constexpr bool kRingSources = kTakesRingSources<Fusion, TD, TileM, PingPong, TmaLoads>;

@@ -38,11 +38,11 @@ inline long long gemm_sm90_tiles(GemmShape s, int rows, int cols) {
 
 // Whether a variant can run an operand layout: 64-row tiles split B between the consumers at
 // TileN / 2 columns, which MN-major B needs to be whole 64-column blocks, and a 128-row tile
-// narrower than whole 64-column blocks (96) reads B K-major only; a swapped variant
+// of whole 64-column blocks plus 32 columns (96, 160, 224) reads B K-major only; a swapped variant
 // (swap_ab) reads A as its B in 16- or 32-row tiles, which needs A K-major.
 inline bool gemm_sm90_config_supports(GemmSm90Config c, GmmaMajor major_b, GmmaMajor major_a = GmmaMajor::K) {
   if (c.swap_ab && major_a != GmmaMajor::K) return false;
-  // An MN-major B comes in 64-column swizzle blocks: the 96-column tile needs it K-major.
+  // An MN-major B comes in 64-column swizzle blocks: the 96-, 160- and 224-column tiles need it K-major.
   if (!c.swap_ab && c.tile_m == 128 && c.tile_n % 64 != 0 && major_b != GmmaMajor::K) return false;
   return !(c.tile_m == 64 && !c.ping_pong && major_b == GmmaMajor::MN && (c.tile_n / 2) % 64 != 0);
 }
@@ -317,7 +317,7 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor m
       // Swapped variants (swap_ab) are not in the stream model yet: launched when asked for.
       if (c.cluster_m != 1 || c.ping_pong || c.swap_ab || !gemm_sm90_config_supports(c, major_b)) continue;
       if (c.tile_n < 64 && !narrow_pays) continue;
-      if (c.tile_n == 96) continue;  // the one-wave 128 x 96 tile: not timed for decode
+      if (c.tile_n % 64 == 32) continue;  // the one-wave 128 x 96, 160 and 224 tiles: not timed for decode
       c.splits = gemm_sm90_stream_splits(s, c, sm_count);
       if (const double us = gemm_sm90_stream_time(s, c, c.splits, sm_count); best.tile_n == 0 || us < best_us) best = c, best_us = us;
     }
@@ -344,10 +344,15 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor m
   // against 96, 23.2 us against 26.2; H200 2026-11-28, bench/results/gemm_tile128x96_h200_2026-11-28.txt).
   // Over two waves it ran slower than the 128 x 128 and 128 x 192 tiles (2048 x 3072 x 4096: 84
   // us against 69).
-  const Candidate candidates[] = {{128, 256, 4, 1.0}, {128, 192, 4, 1.0}, {128, 128, 6, 0.9}, {128, 96, 7, 0.8}, {128, 64, 8, 0.75},
-                                  {64, 128, 8, 0.65}, {64, 64, 12, 0.6}, {64, 48, 14, 0.5}};
-  GemmSm90Config best{};
-  double best_cost = 0;
+  // The 128 x 224 and 128 x 160 tiles (0.95: per flop 5% slower than 128 x 256 and 3-4% slower
+  // than 128 x 192 in one wave) likewise, between the 256-, 192- and 128-column tiles: where one
+  // wave of them holds the output and fills more of the SMs (534 x 3584 x 8192: 115 tiles of
+  // 128 x 160 against 95 of 128 x 192, 56.9 us against 66.1; 330 x 9472 x 8192: 129 of 128 x 224
+  // against 111 of 128 x 256, 84.8 against 92.2; H200 2026-11-28, bench/results/gemm_tile160_224_h200_2026-11-28.txt).
+  const Candidate candidates[] = {{128, 256, 4, 1.0}, {128, 224, 4, 0.95}, {128, 192, 4, 1.0}, {128, 160, 5, 0.95}, {128, 128, 6, 0.9},
+                                  {128, 96, 7, 0.8},  {128, 64, 8, 0.75},  {64, 128, 8, 0.65}, {64, 64, 12, 0.6},   {64, 48, 14, 0.5}};
+  GemmSm90Config best{}, base{};  // base: the best without the 160- and 224-column tiles
+  double best_cost = 0, base_cost = 0;
   for (const Candidate& c : candidates) {
     const GemmSm90Config config{c.tile_n, c.stages, 1, false, c.tile_m};
     if (!gemm_sm90_config_supports(config, major_b)) continue;
@@ -367,8 +372,11 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor m
     // 16384, 17% more line requests per flop, and rows off 128-byte lines pay each twice (sampled
     // there, 4 of 16 shapes ran up to 16% slower: 3900 x 304 x 3920 28.8 -> 33.3 us).
     // Nor where beta's C would come through the ring (not timed: C read in the epilogue instead),
-    // nor for a fused tree (see above).
-    if (c.tile_n == 96 && (!rows_128b_aligned || ring_c || fused || tiles > sm_count || tiles * 2 <= sm_count)) continue;
+    // nor for a fused tree (see above). The 128 x 160 and 128 x 224 tiles take the same rule (timed
+    // only there: a wave more than half full, unsplit, rows on 128-byte lines).
+    const bool one_wave_tile = c.tile_n % 64 == 32;  // 96, 160, 224: whole 64-column blocks plus 32
+    if (one_wave_tile && (!rows_128b_aligned || ring_c || fused || tiles > sm_count || tiles * 2 <= sm_count)) continue;
+    const bool refines_wider = one_wave_tile && c.tile_n > 128;  // 160, 224 (below)
     // Few tiles: their split counts (it decides between a wide tile split and a narrow one whole:
     // 1024 x 1024 x 32768 ran 122 us in 128 x 256 tiles split 4 ways, 142 in 128 x 64 tiles whole,
     // H100). A tail split is added after the choice, not in it: letting it favour the wide tile
@@ -387,7 +395,16 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor m
       best_cost = cost;
       best = config;
     }
+    if (!refines_wider && (base.tile_n == 0 || cost < base_cost)) {
+      base_cost = cost;
+      base = config;
+    }
   }
+  // The 128 x 160 and 128 x 224 tiles refine a wider tile's wave: measured against 128 x 192 and
+  // 128 x 256 in one wave. Against a narrower tile's two waves the model's margin was 1% and the
+  // narrower tile won (6638 x 304 x 256: 128 x 64 in 260 tiles 9.2 us, 128 x 160 in 104 10.1; same
+  // file): the persistent CTAs of a second wave load while the first stores.
+  if (best.tile_n % 64 == 32 && best.tile_n > 128 && base.tile_n < best.tile_n) best = base;
   // Clusters of 2 (B multicast to both CTAs) pay off for the 128 x 256 tile once tiles queue up
   // behind each other (several waves); in a single wave they only constrain placement. For the
   // 128 x 128 tile they cost more than the B traffic they save (H100, 2026-11-25: 8192^3 478 vs

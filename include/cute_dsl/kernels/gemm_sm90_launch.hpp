@@ -217,6 +217,8 @@ cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t st
     else return &gemm_sm90_fused_kernel<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM, TmaLoads, Fusion>;
   }();
   constexpr int kSmem = gemm_sm90_shared_bytes<TA, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM>;
+  static_assert(kSmem + gemm_sm90_impl::kEpilogueStageBytes<TD, TransposeD> <= gemm_sm90_impl::kMaxSharedBytesPerCta,
+                "gemm_sm90_launch: the ring's stages and the epilogue's stage exceed the 227 KiB of shared memory a CTA may have");
   if constexpr (epilogue::RoutesTiles<Fusion>) {
     // The tree must carry this variant's schedule (kernels::gemm_sm90_reduce_scatter_tree); refused
     // before the device is touched.
@@ -394,6 +396,12 @@ cudaError_t gemm_sm90_variant(const GemmSm90Arguments<TA, TD>& args, cudaStream_
       else return cudaErrorInvalidValue;
     case key({96, 7, 1}):  // (K-major B only, as above)
       if constexpr (MajorB == GmmaMajor::K) return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 96, 7, 1, false, 128, true, Fusion>(args, stream, GemmSplitAsk(config), fusion);
+      else return cudaErrorInvalidValue;
+    case key({160, 5, 1}):  // (K-major B only, as above)
+      if constexpr (MajorB == GmmaMajor::K) return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 160, 5, 1, false, 128, true, Fusion>(args, stream, GemmSplitAsk(config), fusion);
+      else return cudaErrorInvalidValue;
+    case key({224, 4, 1}):  // (K-major B only, as above)
+      if constexpr (MajorB == GmmaMajor::K) return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 224, 4, 1, false, 128, true, Fusion>(args, stream, GemmSplitAsk(config), fusion);
       else return cudaErrorInvalidValue;
     case key({128, 8, 1, false, 64}): return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 8, 1, false, 64, true, Fusion>(args, stream, GemmSplitAsk(config), fusion);
     default: return cudaErrorInvalidValue;

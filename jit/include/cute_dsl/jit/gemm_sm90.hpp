@@ -40,7 +40,7 @@ struct GemmSm90Types {
 // One compiled variant: the kernel's template parameters as run-time values.
 struct GemmSm90Config {
   int tile_m = 128;  // 128 (each consumer warpgroup 64 rows) or 64 (skinny M, no cluster)
-  int tile_n = 256;  // 64, 128, 192 or 256; 48 for 64-row cooperative tiles over a K-major B
+  int tile_n = 256;  // 64, 128, 192 or 256; 48 for 64-row cooperative tiles over a K-major B; 96, 160, 224 for 128-row ones (K-major B, no clusters)
   int tile_k = 64;    // fixed: 64 16-bit elements, one 128-byte swizzle row
   int stages = 4;     // ring buffers; tile_n x stages must fit the 227 KiB an sm_90 CTA may use
   int cluster_m = 2;  // CTAs per cluster along M (B multicast): 1 or 2
