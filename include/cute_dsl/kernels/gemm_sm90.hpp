@@ -250,11 +250,14 @@ CUTE_DSL_DEVICE void consume_k_loop(Mma mma, const Ring& ring, State& state, Fra
   if (k_tiles > 0 && releaser) ring.consumer_release(reading);
 }
 
-// Split-K: this split's accumulators go to its workspace slot (value v of thread t at v * Threads
-// + t: each store instruction of the group is contiguous), then the group's thread 0 counts the
-// split in on the tile's counter. The split that arrives last adds every split's partial sums in
-// split order (deterministic) into `acc` and returns true: it runs the epilogue; the others
-// return false. Rows past M are neither stored nor read (decode: M = 1 moves 1 row, not 64).
+// Split-K: this split's accumulators go to its workspace slot in 16-byte quads (values 4q..4q+3
+// of thread t -- one 8-column group of the wgmma fragment, two rows -- at quad q * Threads + t:
+// each store instruction of the group is contiguous, and a quarter as many as 4-byte stores,
+// which held the load/store queue), then the group's thread 0 counts the split in on the tile's
+// counter. The split that arrives last adds every split's partial sums in split order
+// (deterministic) into `acc` and returns true: it runs the epilogue; the others return false.
+// Quads whose two rows are both past M are neither stored nor read (decode: M = 1 moves 2 rows,
+// not 64); a quad with one row past M carries that row's values along, which no store reads.
 // `threads` consumer threads take part, synchronised by named barrier `barrier`.
 // `slot`: the CTA tile's workspace slot (its split tile's index x ClusterM + its rank in the cluster).
 // `shared` (a whole tile of rows, 3 splits or more): the reduction is shared instead -- every split
@@ -269,13 +272,20 @@ template <int Threads, class Acc, class Crd>
 CUTE_DSL_DEVICE bool reduce_split(Acc& acc, Crd const& crd, float* partials, int* counters, int slot, GemmWork const& w,
                                   int rows_left, int thread, unsigned barrier, int& last_flag, bool shared = false) {
   constexpr int kValues = int(decltype(size(acc))::value);
+  static_assert(kValues % 4 == 0, "reduce_split: whole quads of accumulator values");
+  constexpr int kQuads = kValues / 4;
   constexpr long long kSlot = (long long)kValues * Threads;
   const int splits = w.splits;
   float* tile_partials = partials + (long long)slot * w.slots * kSlot;
-  float* mine = tile_partials + w.split * kSlot;
+  // Whether quad q holds a row below M (its four values: two columns of two rows).
+  const auto quad_live = [&](int q) { return gemm_value_row(crd, 4 * q) < rows_left || gemm_value_row(crd, 4 * q + 3) < rows_left; };
+  const auto quad_of = [&](float const* split_partials, int q) {  // this thread's quad q of a split's partials
+    return __ldcg(reinterpret_cast<float4 const*>(split_partials) + q * Threads + thread);
+  };
+  float4* mine = reinterpret_cast<float4*>(tile_partials + w.split * kSlot);
   CUTE_DSL_UNROLL
-  for (int v = 0; v < kValues; ++v)
-    if (gemm_value_row(crd, v) < rows_left) mine[v * Threads + thread] = acc(v);
+  for (int q = 0; q < kQuads; ++q)
+    if (quad_live(q)) mine[q * Threads + thread] = make_float4(acc(4 * q), acc(4 * q + 1), acc(4 * q + 2), acc(4 * q + 3));
   if (shared) {
     unsigned* counter = reinterpret_cast<unsigned*>(&counters[slot]);
     arch::named_barrier_sync(barrier, Threads);
@@ -312,7 +322,10 @@ CUTE_DSL_DEVICE bool reduce_split(Acc& acc, Crd const& crd, float* partials, int
     arch::named_barrier_sync(barrier, Threads);
     if (!last_flag) return false;
     CUTE_DSL_UNROLL
-    for (int v = 0; v < kValues; ++v) acc(v) = __ldcg(tile_partials + v * Threads + thread);
+    for (int q = 0; q < kQuads; ++q) {
+      const float4 sum = quad_of(tile_partials, q);
+      acc(4 * q) = sum.x, acc(4 * q + 1) = sum.y, acc(4 * q + 2) = sum.z, acc(4 * q + 3) = sum.w;
+    }
     return true;
   }
   // The group's partials, then one acq_rel count by thread 0: the barrier orders every thread's
@@ -328,33 +341,34 @@ CUTE_DSL_DEVICE bool reduce_split(Acc& acc, Crd const& crd, float* partials, int
   arch::named_barrier_sync(barrier, Threads);
   if (!last_flag) return false;
   // The sum in split order, whichever split came last (its own partials are in memory too): the
-  // same rounding every run. Values in chunks of kChunk, splits in groups of kGroup: a group's
+  // same rounding every run. Quads in chunks of kChunk, splits in groups of kGroup: a group's
   // loads are all in flight before the first add, so a tile waits one L2 round trip per chunk
   // and group. 128 values' loads in flight at once (the 128 x 256 tiles) spilled; a small tile
   // (the 64-row decode tiles: 16 or 32 values) takes 4 or 2 splits at once.
-  constexpr int kChunk = kValues < 32 ? kValues : kValues % 32 == 0 ? 32 : 16;  // 48 values (64 x 192 tiles): 16
+  constexpr int kChunk = kQuads < 8 ? kQuads : kQuads % 8 == 0 ? 8 : 4;  // quads; 12 (64 x 192 tiles): 4
   constexpr int kGroup = kValues <= 16 ? 4 : kValues <= 32 ? 2 : 1;
-  static_assert(kValues % kChunk == 0, "reduce_split: whole chunks of values");
+  static_assert(kQuads % kChunk == 0, "reduce_split: whole chunks of quads");
   CUTE_DSL_UNROLL
   for (int v = 0; v < kValues; ++v) acc(v) = 0.f;
   CUTE_DSL_UNROLL
-  for (int c = 0; c < kValues; c += kChunk) {
+  for (int c = 0; c < kQuads; c += kChunk) {
     for (int s0 = 0; s0 < splits; s0 += kGroup) {
-      float part[kGroup][kChunk];
+      float4 part[kGroup][kChunk];
       CUTE_DSL_UNROLL
       for (int g = 0; g < kGroup; ++g) {
         // A group past the last split reads nothing; its address stays inside the slot anyway.
-        const int split = s0 + g < splits ? s0 + g : splits - 1;
-        float const* from = tile_partials + split * kSlot + thread;
+        float const* from = tile_partials + (s0 + g < splits ? s0 + g : splits - 1) * kSlot;
         CUTE_DSL_UNROLL
-        for (int v = c; v < c + kChunk; ++v)
-          part[g][v - c] = s0 + g < splits && gemm_value_row(crd, v) < rows_left ? __ldcg(from + v * Threads) : 0.f;
+        for (int q = c; q < c + kChunk; ++q)
+          part[g][q - c] = s0 + g < splits && quad_live(q) ? quad_of(from, q) : make_float4(0.f, 0.f, 0.f, 0.f);
       }
       CUTE_DSL_UNROLL
       for (int g = 0; g < kGroup; ++g)
         CUTE_DSL_UNROLL
-        for (int v = c; v < c + kChunk; ++v)
-          if (s0 + g < splits && gemm_value_row(crd, v) < rows_left) acc(v) += part[g][v - c];
+        for (int q = c; q < c + kChunk; ++q) {
+          const float4 x = part[g][q - c];
+          acc(4 * q) += x.x, acc(4 * q + 1) += x.y, acc(4 * q + 2) += x.z, acc(4 * q + 3) += x.w;
+        }
     }
   }
   return true;
