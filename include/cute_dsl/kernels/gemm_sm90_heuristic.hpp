@@ -351,7 +351,9 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor m
   // against 111 of 128 x 256, 84.8 against 92.2; H200 2026-11-28, bench/results/gemm_tile160_224_h200_2026-11-28.txt).
   const Candidate candidates[] = {{128, 256, 4, 1.0}, {128, 224, 4, 0.95}, {128, 192, 4, 1.0}, {128, 160, 5, 0.95}, {128, 128, 6, 0.9},
                                   {128, 96, 7, 0.8},  {128, 64, 8, 0.75},  {64, 128, 8, 0.65}, {64, 64, 12, 0.6},   {64, 48, 14, 0.5}};
-  GemmSm90Config best{}, base{};  // base: the best without the 160- and 224-column tiles
+  // The 160- and 224-column tiles refine a wider tile's wave (see after the loop).
+  const auto refines_wider = [](int tile_n) { return tile_n % 64 == 32 && tile_n > 128; };
+  GemmSm90Config best{}, base{};  // base: the best without them
   double best_cost = 0, base_cost = 0;
   for (const Candidate& c : candidates) {
     const GemmSm90Config config{c.tile_n, c.stages, 1, false, c.tile_m};
@@ -376,7 +378,6 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor m
     // only there: a wave more than half full, unsplit, rows on 128-byte lines).
     const bool one_wave_tile = c.tile_n % 64 == 32;  // 96, 160, 224: whole 64-column blocks plus 32
     if (one_wave_tile && (!rows_128b_aligned || ring_c || fused || tiles > sm_count || tiles * 2 <= sm_count)) continue;
-    const bool refines_wider = one_wave_tile && c.tile_n > 128;  // 160, 224 (below)
     // Few tiles: their split counts (it decides between a wide tile split and a narrow one whole:
     // 1024 x 1024 x 32768 ran 122 us in 128 x 256 tiles split 4 ways, 142 in 128 x 64 tiles whole,
     // H100). A tail split is added after the choice, not in it: letting it favour the wide tile
@@ -395,7 +396,7 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor m
       best_cost = cost;
       best = config;
     }
-    if (!refines_wider && (base.tile_n == 0 || cost < base_cost)) {
+    if (!refines_wider(c.tile_n) && (base.tile_n == 0 || cost < base_cost)) {
       base_cost = cost;
       base = config;
     }
@@ -404,7 +405,7 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor m
   // 128 x 256 in one wave. Against a narrower tile's two waves the model's margin was 1% and the
   // narrower tile won (6638 x 304 x 256: 128 x 64 in 260 tiles 9.2 us, 128 x 160 in 104 10.1; same
   // file): the persistent CTAs of a second wave load while the first stores.
-  if (best.tile_n % 64 == 32 && best.tile_n > 128 && base.tile_n < best.tile_n) best = base;
+  if (refines_wider(best.tile_n) && base.tile_n < best.tile_n) best = base;
   // Clusters of 2 (B multicast to both CTAs) pay off for the 128 x 256 tile once tiles queue up
   // behind each other (several waves); in a single wave they only constrain placement. For the
   // 128 x 128 tile they cost more than the B traffic they save (H100, 2026-11-25: 8192^3 478 vs

@@ -503,7 +503,7 @@ std::string gemm_sm90_fused_unsupported(const GemmSm90Arguments<TA, TD>& args) {
 }
 
 // The heuristic's configuration (or `config`), among every variant: one kernel per variant and
-// tree -- 13 with a K-major B (the two copy-mainloop variants included), 10 with an MN-major one.
+// tree -- 15 with a K-major B (the two copy-mainloop variants included), 10 with an MN-major one.
 template <GmmaMajor MajorA, GmmaMajor MajorB, class TA, class TD, epilogue::EpilogueNode Tree>
 cudaError_t gemm_sm90_fused(const GemmSm90Arguments<TA, TD>& args, const Tree& tree, cudaStream_t stream = nullptr,
                             GemmSm90Config config = {}) {
