@@ -18,7 +18,11 @@
 // timed interval). GEMM_AB_PAD (elements, 1..4096; unset: none) gives A and B a leading dimension
 // of K rounded up to that multiple (both libraries), and GEMM_AB_REPACK=1 also times, L2 flushed,
 // the copy of A and B into rows padded to a multiple of 64 elements (cudaMemcpy2DAsync): what
-// realigning rows off 128-byte lines before the GEMM would cost.
+// realigning rows off 128-byte lines before the GEMM would cost. GEMM_AB_WARM_CODE=1 (with an
+// explicit, unsplit GEMM_AB_CONFIG) launches ours once more between the flush and the timed launch,
+// on the first tile only (K = 64: the same kernel, a few KB of the operands), so that its code, not
+// its data, is back in L2 and the instruction caches: cold minus warm is what fetching the kernel's
+// code costs a launch after a flush. GEMM_AB_NO_FLUSH=1 skips the flush (both libraries warm).
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
 #include <cute_dsl/kernels/gemm_sm90_launch.hpp>
@@ -75,10 +79,15 @@ int run_shape(const char* tag, std::array<int, 3> s, float beta, kernels::GemmSm
   // iteration, so both meet the same clocks (the power cap slows the card within ~100 ms of a heavy
   // GEMM). GEMM_AB_BLOCKS=1: all of cuBLAS's calls, then all of ours (as before 2026-11-28).
   const bool blocks = std::getenv("GEMM_AB_BLOCKS") != nullptr && std::string(std::getenv("GEMM_AB_BLOCKS")) == "1";
+  const auto env_is_1 = [](const char* name) { return std::getenv(name) != nullptr && std::string(std::getenv(name)) == "1"; };
+  const bool warm_code = env_is_1("GEMM_AB_WARM_CODE"), no_flush = env_is_1("GEMM_AB_NO_FLUSH");
+  kernels::GemmSm90Arguments<bf16, TD> first_tile = args;
+  first_tile.shape = {std::min(m, 128), std::min(n, 256), std::min(k, 64), 1};
   for (int rep = 0; rep < repeats; ++rep) {
     std::vector<float> t[2], host_us[2];
     const auto time_one = [&](int impl, int it) {
-      cudaMemsetAsync(flush, it, 512 << 20);
+      if (!no_flush) cudaMemsetAsync(flush, it, 512 << 20);
+      if (warm_code && impl == 1) (void)kernels::gemm_sm90_majors<GmmaMajor::K, GmmaMajor::K>(first_tile, nullptr, config);
       cudaEvent_t e0, e1; cudaEventCreate(&e0); cudaEventCreate(&e1);
       cudaEventRecord(e0);
       cudaError_t err = cudaSuccess;
@@ -196,6 +205,10 @@ int main(int argc, char** argv) {
     }
     config.ping_pong = pp != 0;
     config.stream_k = sk != 0;
+  }
+  if (const char* w = std::getenv("GEMM_AB_WARM_CODE"); w != nullptr && std::string(w) == "1" && (config.tile_n == 0 || config.splits > 1)) {
+    std::fprintf(stderr, "ERROR: GEMM_AB_WARM_CODE: needs an explicit, unsplit GEMM_AB_CONFIG (the first-tile launch must run the same kernel)\n");
+    return 1;
   }
   const char* out = std::getenv("GEMM_AB_OUT");
   const bool f32_out = out != nullptr && std::string(out) == "f32";
