@@ -62,7 +62,8 @@ void upload_and_poison(SmallRagged& t) {
   CUTE_DSL_TEST_CUDA(t.dout.poison());
 }
 
-template <class Atom>
+// EvictFirst: the loads carry an L2 evict_first policy (with_l2_policy): the same bytes must land.
+template <class Atom, bool EvictFirst = false>
 __global__ void atom_load_kernel(const __grid_constant__ Atom tma, int rows, int cols, float* out) {
   using L = typename Atom::smem_layout;
   constexpr int n = int(Atom::Math::tile_elements), bc = Atom::Math::tile().crd[0];
@@ -79,7 +80,8 @@ __global__ void atom_load_kernel(const __grid_constant__ Atom tma, int rows, int
                            make_coord(int(blockIdx.x), int(blockIdx.y)));
     auto thr = tma.get_slice(0);
     arch::mbarrier_arrive_expect_tx(&bar, Atom::transaction_bytes);
-    copy(tma.with(bar), thr.partition_S(tile), thr.partition_D(s));
+    if constexpr (EvictFirst) copy(tma.with(bar).with_l2_policy(l2_evict_first_policy()), thr.partition_S(tile), thr.partition_D(s));
+    else copy(tma.with(bar), thr.partition_S(tile), thr.partition_D(s));
   }
   arch::mbarrier_wait(&bar, 0);
   float* o = out + (std::size_t(blockIdx.y) * gridDim.x + blockIdx.x) * n;
@@ -109,7 +111,7 @@ __global__ void atom_store_kernel(const __grid_constant__ Atom tma, const float*
 }
 
 // Each CTA of a 2-CTA cluster loads its half of the rows of one tile and multicasts it to both.
-template <class Atom>
+template <class Atom, bool EvictFirst = false>
 __global__ void atom_multicast_kernel(const __grid_constant__ Atom tma, int rows, int cols, float* out) {
   using L = typename Atom::smem_layout;
   constexpr int n = int(Atom::Math::tile_elements), bc = Atom::Math::tile().crd[0];
@@ -127,7 +129,9 @@ __global__ void atom_multicast_kernel(const __grid_constant__ Atom tma, int rows
   if (threadIdx.x == 0) {
     auto tile = local_tile(make_identity_tensor(make_shape(cols, rows)), make_shape(Int<bc>{}, Int<kRows>{}), make_coord(0, 0));
     auto thr = tma.get_slice(rank);
-    copy(tma.with(bar, static_cast<unsigned short>(0b11)), thr.partition_S(tile), thr.partition_D(s));
+    const auto call = tma.with(bar, static_cast<unsigned short>(0b11));
+    if constexpr (EvictFirst) copy(call.with_l2_policy(l2_evict_first_policy()), thr.partition_S(tile), thr.partition_D(s));
+    else copy(call, thr.partition_S(tile), thr.partition_D(s));
   }
   arch::mbarrier_wait(&bar, 0);
   for (int e = threadIdx.x; e < n; e += blockDim.x) out[rank * n + e] = s(e % bc, e / bc);
@@ -180,7 +184,7 @@ __global__ void atom_first_boxes_kernel(const __grid_constant__ Atom tma, int ro
   for (int e = threadIdx.x; e < n; e += blockDim.x) out[std::size_t(blockIdx.x) * n + e] = s(e % bc, e / bc);
 }
 
-template <int B>
+template <int B, bool EvictFirst = false>
 void check_atom_load() {
   CUTE_DSL_REQUIRE_GPU(90);
   constexpr int bc = tile_cols<B>, n = bc * kRows;
@@ -193,7 +197,7 @@ void check_atom_load() {
   CUTE_DSL_TEST_CUDA(dout.poison());
   TmaLoadAtom<float, TileLayout<B>, 1> tma{};
   ASSERT_NO_FATAL_FAILURE(build_load_atom(tma, da.get(), m, tile_layout<B>()));
-  atom_load_kernel<<<dim3(gx, gy), 128>>>(tma, m.rows, m.cols, dout.get());
+  atom_load_kernel<decltype(tma), EvictFirst><<<dim3(gx, gy), 128>>>(tma, m.rows, m.cols, dout.get());
   CUTE_DSL_TEST_LAUNCHED();
   std::vector<float> out;
   CUTE_DSL_TEST_CUDA(dout.download(out));
@@ -238,6 +242,7 @@ TEST(TmaAtom, LoadNoSwizzleRagged) { check_atom_load<0>(); }
 TEST(TmaAtom, LoadSwizzle32BRagged) { check_atom_load<1>(); }
 TEST(TmaAtom, LoadSwizzle64BRagged) { check_atom_load<2>(); }
 TEST(TmaAtom, LoadSwizzle128BRagged) { check_atom_load<3>(); }
+TEST(TmaAtom, LoadWithL2EvictFirstPolicySwizzle128BRagged) { check_atom_load<3, true>(); }
 TEST(TmaAtom, StoreNoSwizzleRagged) { check_atom_store<0>(); }
 TEST(TmaAtom, StoreSwizzle32BRagged) { check_atom_store<1>(); }
 TEST(TmaAtom, StoreSwizzle64BRagged) { check_atom_store<2>(); }
@@ -261,7 +266,8 @@ TEST(TmaAtom, LoadFirstBoxesOnlyLeavesTheRestUntouched) {
 }
 
 // 13 x 28 floats: the second CTA's half of the 16 x 32 tile is partly past the edge (zero fill).
-TEST(TmaAtom, MulticastTwoCtaClusterSwizzle128BRagged) {
+template <bool EvictFirst>
+void check_multicast_pair() {
   CUTE_DSL_REQUIRE_GPU(90);
   constexpr int bc = tile_cols<3>, n = bc * kRows;
   SmallRagged t(2 * n);
@@ -271,7 +277,9 @@ TEST(TmaAtom, MulticastTwoCtaClusterSwizzle128BRagged) {
   static_assert(Atom::Math::box_extents().crd[1] == kRows / 2);
   Atom tma{};
   ASSERT_NO_FATAL_FAILURE(build_load_atom(tma, t.da.get(), m, tile_layout<3>(), _2{}));
-  CUTE_DSL_TEST_CUDA(tma_test::launch_cluster_pair(atom_multicast_kernel<Atom>, tma, m.rows, m.cols, t.dout.get()));
+  CUTE_DSL_TEST_CUDA(tma_test::launch_cluster_pair(atom_multicast_kernel<Atom, EvictFirst>, tma, m.rows, m.cols, t.dout.get()));
   CUTE_DSL_TEST_LAUNCHED();
   ASSERT_NO_FATAL_FAILURE(expect_tile_copies(t, bc, 2, [](int) { return kRows; }, "CTA"));
 }
+TEST(TmaAtom, MulticastTwoCtaClusterSwizzle128BRagged) { check_multicast_pair<false>(); }
+TEST(TmaAtom, MulticastWithL2EvictFirstPolicy) { check_multicast_pair<true>(); }

@@ -263,12 +263,19 @@ struct TmaSlice {
   }
 };
 
-// A load bound to its barrier (and multicast mask): what copy() issues.
-template <class Math, bool Multicast>
+// A load bound to its barrier (and multicast mask): what copy() issues. WithPolicy: its loads
+// carry `policy`, an L2 eviction policy (arch/sm90/tma_copy.hpp: l2_evict_first_policy),
+// set by with_l2_policy(); decided at compile time, so a load without one is the plain instruction.
+template <class Math, bool Multicast, bool WithPolicy = false>
 struct TmaLoadCall {
   TmaDescriptor const* desc;
   unsigned mbar;  // shared address of the mbarrier
   unsigned short mask;
+  unsigned long long policy = 0;
+
+  CUTE_DSL_HOST_DEVICE constexpr TmaLoadCall<Math, Multicast, true> with_l2_policy(unsigned long long l2_policy) const {
+    return {desc, mbar, mask, l2_policy};
+  }
 };
 
 // The TMA load atom: T elements, one CTA tile laid out as SmemLayout, shared by Mcast CTAs.
@@ -299,7 +306,7 @@ struct TmaLoadAtom {
   template <class Bar>
   CUTE_DSL_DEVICE TmaLoadCall<Math, (Mcast > 1)> with(Bar& bar, unsigned short mcast_mask) const {
     static_assert(sizeof(Bar) == 8, "TMA atom: the barrier is a 64-bit mbarrier in shared memory");
-    return {&desc, smem_address(&bar), mcast_mask};
+    return {&desc, smem_address(&bar), mcast_mask, 0};
   }
   // Without multicast the mask is unused. With multicast it is required: an empty mask delivers
   // the slice nowhere and every CTA's barrier waits forever.
@@ -326,15 +333,17 @@ struct TmaStoreAtom {
 
 #if defined(__CUDACC__) || defined(__CUDACC_RTC__)
 namespace tma_detail {
-template <bool Multicast, class Math, class T, unsigned long... Is>
-CUTE_DSL_DEVICE void issue_load(TmaLoadCall<Math, Multicast> const& call, TmaBox<Math::rank> const& box, T* dst,
+template <bool Multicast, bool WithPolicy, class Math, class T, unsigned long... Is>
+CUTE_DSL_DEVICE void issue_load(TmaLoadCall<Math, Multicast, WithPolicy> const& call, TmaBox<Math::rank> const& box, T* dst,
                                 index_sequence<Is...>) {
-  if constexpr (Multicast) SM90_TMA_LOAD_MULTICAST::copy(call.desc, call.mbar, call.mask, dst, box.crd[Is]...);
+  if constexpr (Multicast && WithPolicy) SM90_TMA_LOAD_MULTICAST::copy_with_policy(call.policy, call.desc, call.mbar, call.mask, dst, box.crd[Is]...);
+  else if constexpr (Multicast) SM90_TMA_LOAD_MULTICAST::copy(call.desc, call.mbar, call.mask, dst, box.crd[Is]...);
+  else if constexpr (WithPolicy) SM90_TMA_LOAD::copy_with_policy(call.policy, call.desc, call.mbar, dst, box.crd[Is]...);
   else SM90_TMA_LOAD::copy(call.desc, call.mbar, dst, box.crd[Is]...);
 }
 // The first `boxes` (<= Math::boxes_per_cta) of a CTA's share, from its first box at `box` into `first`.
-template <class Math, bool Multicast, class T>
-CUTE_DSL_DEVICE void issue_boxes(TmaLoadCall<Math, Multicast> const& call, TmaBox<Math::rank> const& box, T* first, int boxes) {
+template <class Math, bool Multicast, bool WithPolicy, class T>
+CUTE_DSL_DEVICE void issue_boxes(TmaLoadCall<Math, Multicast, WithPolicy> const& call, TmaBox<Math::rank> const& box, T* first, int boxes) {
   CUTE_DSL_UNROLL
   for (int i = 0; i < Math::boxes_per_cta; ++i) {
     if (i >= boxes) break;
@@ -354,16 +363,16 @@ CUTE_DSL_DEVICE void issue_store(TmaDescriptor const* desc, T const* src, TmaBox
 // (both from the atom's slice: partition_S / partition_D), then the share's other boxes, each one
 // box further in shared memory and one box extent further along the repeated mode. One thread
 // issues them.
-template <class Math, bool Multicast, class DE, class DL>
-CUTE_DSL_DEVICE void copy(TmaLoadCall<Math, Multicast> const& call, TmaBox<Math::rank> const& box, Tensor<DE, DL> const& dst) {
+template <class Math, bool Multicast, bool WithPolicy, class DE, class DL>
+CUTE_DSL_DEVICE void copy(TmaLoadCall<Math, Multicast, WithPolicy> const& call, TmaBox<Math::rank> const& box, Tensor<DE, DL> const& dst) {
   tma_detail::issue_boxes(call, box, &dst(0), Math::boxes_per_cta);
 }
 // The first `boxes` of those loads only: a tile whose repeated mode runs past the tensor (the rows
 // of a last row block past M) issues the boxes that hold data, and TMA writes no zeros for the rest
 // (their shared memory keeps what it held). The barrier expects transaction_bytes_of(boxes).
 // @pre 0 <= boxes <= Math::boxes_per_cta; no multicast (each CTA's count would differ).
-template <class Math, bool Multicast, class DE, class DL>
-CUTE_DSL_DEVICE void copy(TmaLoadCall<Math, Multicast> const& call, TmaBox<Math::rank> const& box, Tensor<DE, DL> const& dst,
+template <class Math, bool Multicast, bool WithPolicy, class DE, class DL>
+CUTE_DSL_DEVICE void copy(TmaLoadCall<Math, Multicast, WithPolicy> const& call, TmaBox<Math::rank> const& box, Tensor<DE, DL> const& dst,
                           int boxes) {
   static_assert(!Multicast, "TMA load of the first boxes: without multicast");
   tma_detail::issue_boxes(call, box, &dst(0), boxes);

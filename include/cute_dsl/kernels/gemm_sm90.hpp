@@ -374,6 +374,43 @@ CUTE_DSL_DEVICE bool reduce_split(Acc& acc, Crd const& crd, float* partials, int
   return true;
 }
 
+// `call` with an L2 evict_first policy where Evict, else as it is (the plain instruction).
+template <bool Evict, class Call>
+CUTE_DSL_DEVICE auto l2_evict_first_if(Call const& call) {
+  if constexpr (Evict) return call.with_l2_policy(l2_evict_first_policy<Call>());
+  else return call;
+}
+
+// The TMA producer's loads of one unit of work, k-blocks [work.k_begin, work.k_end): A's tile (only
+// its first `boxes_a` row boxes through tma_a_rows where the tile's rows run past M) and this CTA's
+// share of B's (multicast), into the ring's next stages; each operand's loads carry an L2
+// evict_first policy where EvictA / EvictB (run() chooses once per launch which operand is read
+// once; a function per choice, so that no load branches between the two instructions).
+// @pre the producer thread; `bytes` = the transaction bytes of one stage
+template <bool EvictA, bool EvictB, bool EdgeTiles, GmmaMajor MajorA, GmmaMajor MajorB, class Ring, class State, class Params, class SliceA,
+          class SliceARows, class SliceB, class TensorA, class TensorARows, class TensorB>
+CUTE_DSL_DEVICE void load_k_blocks(Ring const& ring, State& state, unsigned bytes, GemmWork const& work, GemmTile const& tile, bool rows_past_m,
+                                   int boxes_a, Params const& p, SliceA const& tma_a, SliceARows const& tma_a_rows, SliceB const& tma_b,
+                                   unsigned short multicast, TensorA const& sA, TensorARows const& sA_rows, TensorB const& sB) {
+  for (int kt = work.k_begin; kt < work.k_end; ++kt, ++state) {
+    ring.producer_acquire(state, bytes);  // stage empty in this CTA; its bytes announced on full
+    auto& full = *ring.producer_barrier(state);
+    const int s = int(state.index());
+    const TmaBox<3> box_a = origin(MajorA, kt * kTileK, tile.m_block, tile.batch);
+    if constexpr (EdgeTiles) {
+      if (rows_past_m)
+        copy(l2_evict_first_if<EvictA>(p.tma_a_rows.with(full)), tma_a_rows.partition_S(box_a), tma_a_rows.partition_D(sA_rows(_, _, _, s)),
+             boxes_a);
+      else
+        copy(l2_evict_first_if<EvictA>(p.tma_a.with(full)), tma_a.partition_S(box_a), tma_a.partition_D(sA(_, _, _, s)));
+    } else {
+      copy(l2_evict_first_if<EvictA>(p.tma_a.with(full)), tma_a.partition_S(box_a), tma_a.partition_D(sA(_, _, _, s)));
+    }
+    copy(l2_evict_first_if<EvictB>(p.tma_b.with(full, multicast)), tma_b.partition_S(origin(MajorB, kt * kTileK, tile.n_block, tile.batch)),
+         tma_b.partition_D(sB(_, _, _, s)));
+  }
+}
+
 // One source stage (GemmSm90Source: kRows rows of the tile) into the B buffer of the ring's stage
 // `state`: box `box` of tma_c, (columns, rows, slot or batch); the stage's full barrier expects
 // its bytes only.
@@ -756,6 +793,20 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
         const unsigned ring_bytes = K::AtomA::transaction_bytes + K::AtomB::transaction_bytes;
         const auto tma_b = p.tma_b.get_slice(cta_rank);  // this CTA's share of B, multicast to the cluster
         const unsigned short multicast = ClusterM == 1 ? 0 : (1u << ClusterM) - 1;
+        // An operand whose tiles at most two CTA tiles read (A's: one per column block; else B's:
+        // one per row block) is dead in L2 once read: its loads carry an evict_first policy, so
+        // that its lines replace each other rather than lines still wanted -- after a kernel that
+        // wrote much, the dirty lines whose write-back to HBM the loads would otherwise wait behind.
+        // Skinny and decode GEMMs stream such an operand (H200, 2026-11-28, L2 left dirty by a
+        // 512 MiB memset: 16 x 4096 x 4096 swapped 18.5 -> 16.2 us, 64 x 4096 x 4096 18.0 -> 16.1,
+        // 128 x 4096 x 4096 20.8 -> 19.8, 256 x 12288 x 4096 45.7 -> 44.0; call 10 of
+        // bench/results/gemm_probes_session23_h200_2026-11-28.txt).
+        // Chosen once per launch, the K loop compiled once per choice (load_k_blocks): a load is the
+        // hinted or the plain instruction, never a branch between them (a branch per load cost the
+        // 64 x 48 tile 10%), and never an explicit evict_normal (1024^3 +28%, same file). (The tile
+        // loop around it stays one: three copies of it made the split-K producers spill in 40
+        // registers.)
+        const int evict = scheduler.tiles_n <= 2 ? 1 : scheduler.tiles_m * ClusterM <= 2 ? 2 : 0;  // A's, B's or neither
         [[maybe_unused]] auto ready_state = pipeline::make_consumer_start_state<2>();
         for (int t = first; t < tiles; t += step) {
           const GemmWork work = scheduler.work(t, cta_rank, splits, k_tiles);
@@ -775,22 +826,15 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
           const int boxes_a = K::OperandARows::boxes_for_rows(p.epilogue.m - tile.m_block);
           const bool rows_past_m = EdgeTiles && boxes_a < K::AtomARows::Math::boxes_per_cta;
           const unsigned bytes = rows_past_m ? K::AtomARows::transaction_bytes_of(boxes_a) + K::AtomB::transaction_bytes : ring_bytes;
-          for (int kt = work.k_begin; kt < work.k_end; ++kt, ++state) {
-            ring.producer_acquire(state, bytes);  // stage empty in this CTA; its bytes announced on full
-            auto& full = *ring.producer_barrier(state);
-            const int s = int(state.index());
-            const TmaBox<3> box_a = origin(MajorA, kt * kTileK, tile.m_block, tile.batch);
-            if constexpr (EdgeTiles) {
-              if (rows_past_m)
-                copy(p.tma_a_rows.with(full), tma_a_rows.partition_S(box_a), tma_a_rows.partition_D(sA_rows(_, _, _, s)), boxes_a);
-              else
-                copy(p.tma_a.with(full), tma_a.partition_S(box_a), tma_a.partition_D(sA(_, _, _, s)));
-            } else {
-              copy(p.tma_a.with(full), tma_a.partition_S(box_a), tma_a.partition_D(sA(_, _, _, s)));
-            }
-            copy(p.tma_b.with(full, multicast), tma_b.partition_S(origin(MajorB, kt * kTileK, tile.n_block, tile.batch)),
-                 tma_b.partition_D(sB(_, _, _, s)));
-          }
+          if (evict == 1)
+            load_k_blocks<true, false, EdgeTiles, MajorA, MajorB>(ring, state, bytes, work, tile, rows_past_m, boxes_a, p, tma_a, tma_a_rows,
+                                                                  tma_b, multicast, sA, sA_rows, sB);
+          else if (evict == 2)
+            load_k_blocks<false, true, EdgeTiles, MajorA, MajorB>(ring, state, bytes, work, tile, rows_past_m, boxes_a, p, tma_a, tma_a_rows,
+                                                                  tma_b, multicast, sA, sA_rows, sB);
+          else
+            load_k_blocks<false, false, EdgeTiles, MajorA, MajorB>(ring, state, bytes, work, tile, rows_past_m, boxes_a, p, tma_a, tma_a_rows,
+                                                                   tma_b, multicast, sA, sA_rows, sB);
         }
       }
     } else {

@@ -8,6 +8,8 @@
 // Multicast load: the same tile lands at the same smem offset, and completes on the mbarrier at
 // the same offset, in every CTA of the cluster whose bit is set in the 16-bit mask:
 //   ... .multicast::cluster [smem], [tensor_map, {c0, ...}], [mbar], mask;
+// With an L2 eviction policy (a 64-bit createpolicy value, e.g. l2_evict_first_policy below):
+//   ... .L2::cache_hint [smem], [tensor_map, {c0, ...}], [mbar]{, mask}, policy;
 // Store, completion through bulk async-groups (commit, then wait until the smem source was read):
 //   cp.async.bulk.tensor.Nd.global.shared::cta.bulk_group [tensor_map, {c0, ...}], [smem];
 //   cp.async.bulk.commit_group;  cp.async.bulk.wait_group.read N;
@@ -40,27 +42,58 @@ namespace cute_dsl {
 struct SM90_TMA_LOAD {
   template <class... Crd>
   CUTE_DSL_DEVICE static void copy(void const* tensor_map, unsigned mbar, void* smem_dst, Crd... crd) {
+    issue<false>(0ull, tensor_map, mbar, smem_dst, crd...);
+  }
+  // The same with an L2 eviction policy (.L2::cache_hint; l2_evict_first_policy below).
+  template <class... Crd>
+  CUTE_DSL_DEVICE static void copy_with_policy(unsigned long long policy, void const* tensor_map, unsigned mbar, void* smem_dst,
+                                               Crd... crd) {
+    issue<true>(policy, tensor_map, mbar, smem_dst, crd...);
+  }
+  template <bool WithPolicy, class... Crd>
+  CUTE_DSL_DEVICE static void issue(unsigned long long policy, void const* tensor_map, unsigned mbar, void* smem_dst, Crd... crd) {
     CUTE_DSL_TMA_REQUIRE_SM90("cp.async.bulk.tensor load (SM90_TMA_LOAD)", Crd...);
     static_assert(sizeof...(Crd) >= 1 && sizeof...(Crd) <= 5, "SM90_TMA_LOAD: a tensor map has 1 to 5 dimensions");
     static_assert((is_same_v<Crd, int> && ...), "SM90_TMA_LOAD: coordinates are int");
     unsigned dst = smem_address(smem_dst);
     int c[5] = {crd...};
     auto m = reinterpret_cast<unsigned long long>(tensor_map);
-    if constexpr (sizeof...(Crd) == 1)
-      asm volatile("cp.async.bulk.tensor.1d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3}], [%2];"
-                   ::"r"(dst), "l"(m), "r"(mbar), "r"(c[0]) : "memory");
-    else if constexpr (sizeof...(Crd) == 2)
-      asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4}], [%2];"
-                   ::"r"(dst), "l"(m), "r"(mbar), "r"(c[0]), "r"(c[1]) : "memory");
-    else if constexpr (sizeof...(Crd) == 3)
-      asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4, %5}], [%2];"
-                   ::"r"(dst), "l"(m), "r"(mbar), "r"(c[0]), "r"(c[1]), "r"(c[2]) : "memory");
-    else if constexpr (sizeof...(Crd) == 4)
-      asm volatile("cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4, %5, %6}], [%2];"
-                   ::"r"(dst), "l"(m), "r"(mbar), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]) : "memory");
-    else
-      asm volatile("cp.async.bulk.tensor.5d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4, %5, %6, %7}], [%2];"
-                   ::"r"(dst), "l"(m), "r"(mbar), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(c[4]) : "memory");
+    if constexpr (sizeof...(Crd) == 1) {
+      if constexpr (WithPolicy)
+        asm volatile("cp.async.bulk.tensor.1d.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint"
+                     " [%0], [%1, {%3}], [%2], %4;" ::"r"(dst), "l"(m), "r"(mbar), "r"(c[0]), "l"(policy) : "memory");
+      else
+        asm volatile("cp.async.bulk.tensor.1d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3}], [%2];"
+                     ::"r"(dst), "l"(m), "r"(mbar), "r"(c[0]) : "memory");
+    } else if constexpr (sizeof...(Crd) == 2) {
+      if constexpr (WithPolicy)
+        asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint"
+                     " [%0], [%1, {%3, %4}], [%2], %5;" ::"r"(dst), "l"(m), "r"(mbar), "r"(c[0]), "r"(c[1]), "l"(policy) : "memory");
+      else
+        asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4}], [%2];"
+                     ::"r"(dst), "l"(m), "r"(mbar), "r"(c[0]), "r"(c[1]) : "memory");
+    } else if constexpr (sizeof...(Crd) == 3) {
+      if constexpr (WithPolicy)
+        asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint"
+                     " [%0], [%1, {%3, %4, %5}], [%2], %6;" ::"r"(dst), "l"(m), "r"(mbar), "r"(c[0]), "r"(c[1]), "r"(c[2]), "l"(policy) : "memory");
+      else
+        asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4, %5}], [%2];"
+                     ::"r"(dst), "l"(m), "r"(mbar), "r"(c[0]), "r"(c[1]), "r"(c[2]) : "memory");
+    } else if constexpr (sizeof...(Crd) == 4) {
+      if constexpr (WithPolicy)
+        asm volatile("cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint"
+                     " [%0], [%1, {%3, %4, %5, %6}], [%2], %7;" ::"r"(dst), "l"(m), "r"(mbar), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "l"(policy) : "memory");
+      else
+        asm volatile("cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4, %5, %6}], [%2];"
+                     ::"r"(dst), "l"(m), "r"(mbar), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]) : "memory");
+    } else {
+      if constexpr (WithPolicy)
+        asm volatile("cp.async.bulk.tensor.5d.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint"
+                     " [%0], [%1, {%3, %4, %5, %6, %7}], [%2], %8;" ::"r"(dst), "l"(m), "r"(mbar), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(c[4]), "l"(policy) : "memory");
+      else
+        asm volatile("cp.async.bulk.tensor.5d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4, %5, %6, %7}], [%2];"
+                     ::"r"(dst), "l"(m), "r"(mbar), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(c[4]) : "memory");
+    }
   }
 };
 
@@ -69,33 +102,76 @@ struct SM90_TMA_LOAD_MULTICAST {
   template <class... Crd>
   CUTE_DSL_DEVICE static void copy(void const* tensor_map, unsigned mbar, unsigned short cta_mask, void* smem_dst,
                                    Crd... crd) {
+    issue<false>(0ull, tensor_map, mbar, cta_mask, smem_dst, crd...);
+  }
+  // The same with an L2 eviction policy (.L2::cache_hint; l2_evict_first_policy below).
+  template <class... Crd>
+  CUTE_DSL_DEVICE static void copy_with_policy(unsigned long long policy, void const* tensor_map, unsigned mbar,
+                                               unsigned short cta_mask, void* smem_dst, Crd... crd) {
+    issue<true>(policy, tensor_map, mbar, cta_mask, smem_dst, crd...);
+  }
+  template <bool WithPolicy, class... Crd>
+  CUTE_DSL_DEVICE static void issue(unsigned long long policy, void const* tensor_map, unsigned mbar, unsigned short cta_mask,
+                                    void* smem_dst, Crd... crd) {
     CUTE_DSL_TMA_REQUIRE_SM90("cp.async.bulk.tensor multicast load (SM90_TMA_LOAD_MULTICAST)", Crd...);
     static_assert(sizeof...(Crd) >= 1 && sizeof...(Crd) <= 5, "SM90_TMA_LOAD_MULTICAST: a tensor map has 1 to 5 dimensions");
     static_assert((is_same_v<Crd, int> && ...), "SM90_TMA_LOAD_MULTICAST: coordinates are int");
     unsigned dst = smem_address(smem_dst);
     int c[5] = {crd...};
     auto m = reinterpret_cast<unsigned long long>(tensor_map);
-    if constexpr (sizeof...(Crd) == 1)
-      asm volatile("cp.async.bulk.tensor.1d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
-                   " [%0], [%1, {%4}], [%2], %3;" ::"r"(dst), "l"(m), "r"(mbar), "h"(cta_mask), "r"(c[0]) : "memory");
-    else if constexpr (sizeof...(Crd) == 2)
-      asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
-                   " [%0], [%1, {%4, %5}], [%2], %3;" ::"r"(dst), "l"(m), "r"(mbar), "h"(cta_mask), "r"(c[0]), "r"(c[1])
-                   : "memory");
-    else if constexpr (sizeof...(Crd) == 3)
-      asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
-                   " [%0], [%1, {%4, %5, %6}], [%2], %3;" ::"r"(dst), "l"(m), "r"(mbar), "h"(cta_mask), "r"(c[0]),
-                   "r"(c[1]), "r"(c[2]) : "memory");
-    else if constexpr (sizeof...(Crd) == 4)
-      asm volatile("cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
-                   " [%0], [%1, {%4, %5, %6, %7}], [%2], %3;" ::"r"(dst), "l"(m), "r"(mbar), "h"(cta_mask), "r"(c[0]),
-                   "r"(c[1]), "r"(c[2]), "r"(c[3]) : "memory");
-    else
-      asm volatile("cp.async.bulk.tensor.5d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
-                   " [%0], [%1, {%4, %5, %6, %7, %8}], [%2], %3;" ::"r"(dst), "l"(m), "r"(mbar), "h"(cta_mask),
-                   "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(c[4]) : "memory");
+    if constexpr (sizeof...(Crd) == 1) {
+      if constexpr (WithPolicy)
+        asm volatile("cp.async.bulk.tensor.1d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster.L2::cache_hint"
+                     " [%0], [%1, {%4}], [%2], %3, %5;" ::"r"(dst), "l"(m), "r"(mbar), "h"(cta_mask), "r"(c[0]), "l"(policy) : "memory");
+      else
+        asm volatile("cp.async.bulk.tensor.1d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
+                     " [%0], [%1, {%4}], [%2], %3;" ::"r"(dst), "l"(m), "r"(mbar), "h"(cta_mask), "r"(c[0]) : "memory");
+    } else if constexpr (sizeof...(Crd) == 2) {
+      if constexpr (WithPolicy)
+        asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster.L2::cache_hint"
+                     " [%0], [%1, {%4, %5}], [%2], %3, %6;" ::"r"(dst), "l"(m), "r"(mbar), "h"(cta_mask), "r"(c[0]), "r"(c[1]), "l"(policy) : "memory");
+      else
+        asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
+                     " [%0], [%1, {%4, %5}], [%2], %3;" ::"r"(dst), "l"(m), "r"(mbar), "h"(cta_mask), "r"(c[0]), "r"(c[1]) : "memory");
+    } else if constexpr (sizeof...(Crd) == 3) {
+      if constexpr (WithPolicy)
+        asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster.L2::cache_hint"
+                     " [%0], [%1, {%4, %5, %6}], [%2], %3, %7;" ::"r"(dst), "l"(m), "r"(mbar), "h"(cta_mask), "r"(c[0]), "r"(c[1]), "r"(c[2]), "l"(policy) : "memory");
+      else
+        asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
+                     " [%0], [%1, {%4, %5, %6}], [%2], %3;" ::"r"(dst), "l"(m), "r"(mbar), "h"(cta_mask), "r"(c[0]), "r"(c[1]), "r"(c[2]) : "memory");
+    } else if constexpr (sizeof...(Crd) == 4) {
+      if constexpr (WithPolicy)
+        asm volatile("cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster.L2::cache_hint"
+                     " [%0], [%1, {%4, %5, %6, %7}], [%2], %3, %8;" ::"r"(dst), "l"(m), "r"(mbar), "h"(cta_mask), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "l"(policy) : "memory");
+      else
+        asm volatile("cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
+                     " [%0], [%1, {%4, %5, %6, %7}], [%2], %3;" ::"r"(dst), "l"(m), "r"(mbar), "h"(cta_mask), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]) : "memory");
+    } else {
+      if constexpr (WithPolicy)
+        asm volatile("cp.async.bulk.tensor.5d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster.L2::cache_hint"
+                     " [%0], [%1, {%4, %5, %6, %7, %8}], [%2], %3, %9;" ::"r"(dst), "l"(m), "r"(mbar), "h"(cta_mask), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(c[4]), "l"(policy) : "memory");
+      else
+        asm volatile("cp.async.bulk.tensor.5d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
+                     " [%0], [%1, {%4, %5, %6, %7, %8}], [%2], %3;" ::"r"(dst), "l"(m), "r"(mbar), "h"(cta_mask), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(c[4]) : "memory");
+    }
   }
 };
+
+// An L2 eviction policy for the loads above (createpolicy.fractional.L2::evict_first, fraction
+// 1.0): every line they bring in is evicted first -- for operand tiles dead after their last read,
+// so that they replace each other instead of lines still wanted (or, after a kernel that wrote
+// much, instead of dirty lines whose write-back the loads would wait behind). Loads without a
+// policy are the plain instruction: an explicit evict_normal policy on every load of a GEMM ran
+// 3-37% slower than none (H200, 2026-11-28, bench/results/gemm_probes_session23_h200_2026-11-28.txt).
+// (A template so that only a use, not the declaration, needs sm_90: Dep defers the check.)
+template <class Dep = void>
+CUTE_DSL_DEVICE unsigned long long l2_evict_first_policy() {
+  CUTE_DSL_TMA_REQUIRE_SM90("createpolicy (l2_evict_first_policy)", Dep);
+  unsigned long long policy;
+  asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+  return policy;
+}
 
 // TMA store of a box from shared memory, completing through bulk async-groups.
 struct SM90_TMA_STORE {
