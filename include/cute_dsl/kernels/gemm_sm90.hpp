@@ -384,8 +384,8 @@ CUTE_DSL_DEVICE auto l2_evict_first_if(Call const& call) {
 // The TMA producer's loads of one unit of work, k-blocks [work.k_begin, work.k_end): A's tile (only
 // its first `boxes_a` row boxes through tma_a_rows where the tile's rows run past M) and this CTA's
 // share of B's (multicast), into the ring's next stages; each operand's loads carry an L2
-// evict_first policy where EvictA / EvictB (run() chooses once per launch which operand is read
-// once; a function per choice, so that no load branches between the two instructions).
+// evict_first policy where EvictA / EvictB (run() chooses once per launch, by whether an operand
+// is streamed; a function per choice, so that no load branches between the two instructions).
 // @pre the producer thread; `bytes` = the transaction bytes of one stage
 template <bool EvictA, bool EvictB, bool EdgeTiles, GmmaMajor MajorA, GmmaMajor MajorB, class Ring, class State, class Params, class SliceA,
           class SliceARows, class SliceB, class TensorA, class TensorARows, class TensorB>
@@ -793,20 +793,23 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
         const unsigned ring_bytes = K::AtomA::transaction_bytes + K::AtomB::transaction_bytes;
         const auto tma_b = p.tma_b.get_slice(cta_rank);  // this CTA's share of B, multicast to the cluster
         const unsigned short multicast = ClusterM == 1 ? 0 : (1u << ClusterM) - 1;
-        // An operand whose tiles at most two CTA tiles read (A's: one per column block; else B's:
-        // one per row block) is dead in L2 once read: its loads carry an evict_first policy, so
-        // that its lines replace each other rather than lines still wanted -- after a kernel that
-        // wrote much, the dirty lines whose write-back to HBM the loads would otherwise wait behind.
-        // Skinny and decode GEMMs stream such an operand (H200, 2026-11-28, L2 left dirty by a
-        // 512 MiB memset: 16 x 4096 x 4096 swapped 18.5 -> 16.2 us, 64 x 4096 x 4096 18.0 -> 16.1,
-        // 128 x 4096 x 4096 20.8 -> 19.8, 256 x 12288 x 4096 45.7 -> 44.0; call 10 of
-        // bench/results/gemm_probes_session23_h200_2026-11-28.txt).
+        // Where an operand's tiles are read by at most two CTA tiles (A's: one per column block;
+        // B's: one per row block), that operand is streamed: dead in L2 once read. Then both
+        // operands' loads carry an evict_first policy, so that their lines replace each other
+        // rather than lines still wanted -- after a kernel that wrote much, the dirty lines whose
+        // write-back to HBM the loads would otherwise wait behind. (The other operand is small
+        // there and read by the concurrent CTAs at once; hinting it too was within 2% of hinting
+        // the streamed one alone on every shape timed, and it keeps the K loop to two forms: a
+        // third made the five-node fused GEMM's JIT compile 3-5% slower.) Skinny and decode GEMMs
+        // (H200, 2026-11-28, L2 left dirty by a 512 MiB memset; the streamed operand hinted alone):
+        // 16 x 4096 x 4096 swapped 18.5 -> 16.2 us, 64 x 4096 x 4096 18.0 -> 16.1, 128 x 4096 x
+        // 4096 20.8 -> 19.8, 256 x 12288 x 4096 45.7 -> 44.0; the rest within 2%
+        // (bench/results/gemm_probes_session23_h200_2026-11-28.txt, calls 7 and 10).
         // Chosen once per launch, the K loop compiled once per choice (load_k_blocks): a load is the
         // hinted or the plain instruction, never a branch between them (a branch per load cost the
         // 64 x 48 tile 10%), and never an explicit evict_normal (1024^3 +28%, same file). (The tile
-        // loop around it stays one: three copies of it made the split-K producers spill in 40
-        // registers.)
-        const int evict = scheduler.tiles_n <= 2 ? 1 : scheduler.tiles_m * ClusterM <= 2 ? 2 : 0;  // A's, B's or neither
+        // loop around it stays one: copies of it made the split-K producers spill in 40 registers.)
+        const bool streamed = scheduler.tiles_n <= 2 || scheduler.tiles_m * ClusterM <= 2;
         [[maybe_unused]] auto ready_state = pipeline::make_consumer_start_state<2>();
         for (int t = first; t < tiles; t += step) {
           const GemmWork work = scheduler.work(t, cta_rank, splits, k_tiles);
@@ -826,12 +829,9 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
           const int boxes_a = K::OperandARows::boxes_for_rows(p.epilogue.m - tile.m_block);
           const bool rows_past_m = EdgeTiles && boxes_a < K::AtomARows::Math::boxes_per_cta;
           const unsigned bytes = rows_past_m ? K::AtomARows::transaction_bytes_of(boxes_a) + K::AtomB::transaction_bytes : ring_bytes;
-          if (evict == 1)
-            load_k_blocks<true, false, EdgeTiles, MajorA, MajorB>(ring, state, bytes, work, tile, rows_past_m, boxes_a, p, tma_a, tma_a_rows,
-                                                                  tma_b, multicast, sA, sA_rows, sB);
-          else if (evict == 2)
-            load_k_blocks<false, true, EdgeTiles, MajorA, MajorB>(ring, state, bytes, work, tile, rows_past_m, boxes_a, p, tma_a, tma_a_rows,
-                                                                  tma_b, multicast, sA, sA_rows, sB);
+          if (streamed)
+            load_k_blocks<true, true, EdgeTiles, MajorA, MajorB>(ring, state, bytes, work, tile, rows_past_m, boxes_a, p, tma_a, tma_a_rows,
+                                                                 tma_b, multicast, sA, sA_rows, sB);
           else
             load_k_blocks<false, false, EdgeTiles, MajorA, MajorB>(ring, state, bytes, work, tile, rows_past_m, boxes_a, p, tma_a, tma_a_rows,
                                                                    tma_b, multicast, sA, sA_rows, sB);
