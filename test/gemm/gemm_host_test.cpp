@@ -59,6 +59,20 @@ TEST(GemmTileScheduler, ConsecutiveTilesStayInOneBand) {
   EXPECT_EQ(s.tile(8, 0).n_block, 0);
 }
 
+// An operand is streamed where each of its tiles is read by at most two CTA tiles: B at M <= two
+// row blocks (CTA rows, clusters included), A at N <= two column blocks (decode's swapped view).
+TEST(GemmTileScheduler, StreamsAnOperandWhereItsTilesAreReadAtMostTwice) {
+  using cute_dsl::kernels::GemmTileScheduler;
+  static_assert(GemmTileScheduler<64, 64, 1>(128, 4096, 1).streams_an_operand());    // 2 row blocks: B
+  static_assert(GemmTileScheduler<128, 16, 1>(4096, 16, 1).streams_an_operand());    // 1 column block: A
+  static_assert(GemmTileScheduler<128, 128, 1>(65536, 256, 1).streams_an_operand());  // 2 column blocks: A
+  static_assert(GemmTileScheduler<128, 256, 2>(256, 8192, 1).streams_an_operand());   // one cluster row: 2 CTA rows
+  EXPECT_FALSE((GemmTileScheduler<64, 64, 1>(192, 4096, 1).streams_an_operand()));    // 3 row blocks, 64 column blocks
+  EXPECT_FALSE((GemmTileScheduler<128, 256, 2>(512, 8192, 1).streams_an_operand()));  // 2 cluster rows: 4 CTA rows
+  EXPECT_FALSE((GemmTileScheduler<128, 192, 1>(3000, 3000, 1).streams_an_operand()));
+  EXPECT_FALSE((GemmTileScheduler<128, 64, 1>(1024, 1024, 1).streams_an_operand()));
+}
+
 // Another row order: segments of tile rows taken in turn, the raster (bands of 8 columns, rows
 // inside a band) inside each; every tile still once, batches included. Appending ignores empty
 // runs and flags an order that ran out of segments.

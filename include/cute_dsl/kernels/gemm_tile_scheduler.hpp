@@ -122,6 +122,10 @@ struct GemmTileScheduler {
       : tiles_m((m + TileM * ClusterM - 1) / (TileM * ClusterM)), tiles_n((n + TileN - 1) / TileN), batches(l) {}
 
   CUTE_DSL_HOST_DEVICE constexpr int cluster_tiles() const { return tiles_m * tiles_n * batches; }
+  // Whether an operand is streamed: each of its tiles read by at most two CTA tiles -- A's by the
+  // column blocks, B's by the row blocks. Its lines are then dead in L2 once read (the GEMM's
+  // loads take an evict_first policy there, gemm_sm90.hpp).
+  CUTE_DSL_HOST_DEVICE constexpr bool streams_an_operand() const { return tiles_n <= 2 || tiles_m * ClusterM <= 2; }
   // The first tile split, given `splits` (none split: cluster_tiles()).
   CUTE_DSL_HOST_DEVICE constexpr int first_split(int splits) const {
     return splits <= 1 ? cluster_tiles() : split_from < cluster_tiles() ? split_from : cluster_tiles();
