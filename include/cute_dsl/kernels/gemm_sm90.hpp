@@ -374,24 +374,26 @@ CUTE_DSL_DEVICE bool reduce_split(Acc& acc, Crd const& crd, float* partials, int
   return true;
 }
 
-// `call` with an L2 evict_first policy where Evict, else as it is (the plain instruction).
-template <bool Evict, class Call>
-CUTE_DSL_DEVICE auto l2_evict_first_if(Call const& call) {
-  if constexpr (Evict) return call.with_l2_policy(l2_evict_first_policy<Call>());
+// `call` carrying the L2 policy `policy` where WithPolicy, else as it is (the plain instruction).
+template <bool WithPolicy, class Call>
+CUTE_DSL_DEVICE auto with_l2_policy_if(Call const& call, unsigned long long policy) {
+  if constexpr (WithPolicy) return call.with_l2_policy(policy);
   else return call;
 }
 
 // The TMA producer's loads of one unit of work, k-blocks [work.k_begin, work.k_end): A's tile (only
 // its first `boxes_a` row boxes through tma_a_rows where the tile's rows run past M) and this CTA's
-// share of B's (multicast), into the ring's next stages; each operand's loads carry an L2
-// evict_first policy where EvictA / EvictB (run() chooses once per launch, by whether an operand
-// is streamed; a function per choice, so that no load branches between the two instructions).
+// share of B's (multicast), into the ring's next stages; with EvictFirst every load carries an L2
+// evict_first policy (run() chooses once per launch, by whether an operand is streamed; a function
+// per choice, so that no load branches between the two instructions).
 // @pre the producer thread; `bytes` = the transaction bytes of one stage
-template <bool EvictA, bool EvictB, bool EdgeTiles, GmmaMajor MajorA, GmmaMajor MajorB, class Ring, class State, class Params, class SliceA,
+template <bool EvictFirst, bool EdgeTiles, GmmaMajor MajorA, GmmaMajor MajorB, class Ring, class State, class Params, class SliceA,
           class SliceARows, class SliceB, class TensorA, class TensorARows, class TensorB>
 CUTE_DSL_DEVICE void load_k_blocks(Ring const& ring, State& state, unsigned bytes, GemmWork const& work, GemmTile const& tile, bool rows_past_m,
                                    int boxes_a, Params const& p, SliceA const& tma_a, SliceARows const& tma_a_rows, SliceB const& tma_b,
                                    unsigned short multicast, TensorA const& sA, TensorARows const& sA_rows, TensorB const& sB) {
+  unsigned long long policy = 0;  // made once per unit of work, not per load
+  if constexpr (EvictFirst) policy = l2_evict_first_policy<Params>();
   for (int kt = work.k_begin; kt < work.k_end; ++kt, ++state) {
     ring.producer_acquire(state, bytes);  // stage empty in this CTA; its bytes announced on full
     auto& full = *ring.producer_barrier(state);
@@ -399,15 +401,15 @@ CUTE_DSL_DEVICE void load_k_blocks(Ring const& ring, State& state, unsigned byte
     const TmaBox<3> box_a = origin(MajorA, kt * kTileK, tile.m_block, tile.batch);
     if constexpr (EdgeTiles) {
       if (rows_past_m)
-        copy(l2_evict_first_if<EvictA>(p.tma_a_rows.with(full)), tma_a_rows.partition_S(box_a), tma_a_rows.partition_D(sA_rows(_, _, _, s)),
-             boxes_a);
+        copy(with_l2_policy_if<EvictFirst>(p.tma_a_rows.with(full), policy), tma_a_rows.partition_S(box_a),
+             tma_a_rows.partition_D(sA_rows(_, _, _, s)), boxes_a);
       else
-        copy(l2_evict_first_if<EvictA>(p.tma_a.with(full)), tma_a.partition_S(box_a), tma_a.partition_D(sA(_, _, _, s)));
+        copy(with_l2_policy_if<EvictFirst>(p.tma_a.with(full), policy), tma_a.partition_S(box_a), tma_a.partition_D(sA(_, _, _, s)));
     } else {
-      copy(l2_evict_first_if<EvictA>(p.tma_a.with(full)), tma_a.partition_S(box_a), tma_a.partition_D(sA(_, _, _, s)));
+      copy(with_l2_policy_if<EvictFirst>(p.tma_a.with(full), policy), tma_a.partition_S(box_a), tma_a.partition_D(sA(_, _, _, s)));
     }
-    copy(l2_evict_first_if<EvictB>(p.tma_b.with(full, multicast)), tma_b.partition_S(origin(MajorB, kt * kTileK, tile.n_block, tile.batch)),
-         tma_b.partition_D(sB(_, _, _, s)));
+    copy(with_l2_policy_if<EvictFirst>(p.tma_b.with(full, multicast), policy),
+         tma_b.partition_S(origin(MajorB, kt * kTileK, tile.n_block, tile.batch)), tma_b.partition_D(sB(_, _, _, s)));
   }
 }
 
@@ -805,10 +807,11 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
         // 16 x 4096 x 4096 swapped 18.5 -> 16.2 us, 64 x 4096 x 4096 18.0 -> 16.1, 128 x 4096 x
         // 4096 20.8 -> 19.8, 256 x 12288 x 4096 45.7 -> 44.0; the rest within 2%
         // (bench/results/gemm_probes_session23_h200_2026-11-28.txt, calls 7 and 10).
-        // Chosen once per launch, the K loop compiled once per choice (load_k_blocks): a load is the
-        // hinted or the plain instruction, never a branch between them (a branch per load cost the
-        // 64 x 48 tile 10%), and never an explicit evict_normal (1024^3 +28%, same file). (The tile
-        // loop around it stays one: copies of it made the split-K producers spill in 40 registers.)
+        // Chosen once per launch, the K loop compiled once per choice (load_k_blocks<EvictFirst>): a
+        // load is the hinted or the plain instruction, never a branch between them (a branch per
+        // load cost the 64 x 48 tile 10%), and never an explicit evict_normal (1024^3 +28%, same
+        // file). (The tile loop around it stays one: copies of it made the split-K producers spill
+        // in 40 registers.)
         const bool streamed = scheduler.streams_an_operand();
         [[maybe_unused]] auto ready_state = pipeline::make_consumer_start_state<2>();
         for (int t = first; t < tiles; t += step) {
@@ -830,10 +833,10 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
           const bool rows_past_m = EdgeTiles && boxes_a < K::AtomARows::Math::boxes_per_cta;
           const unsigned bytes = rows_past_m ? K::AtomARows::transaction_bytes_of(boxes_a) + K::AtomB::transaction_bytes : ring_bytes;
           if (streamed)
-            load_k_blocks<true, true, EdgeTiles, MajorA, MajorB>(ring, state, bytes, work, tile, rows_past_m, boxes_a, p, tma_a, tma_a_rows,
+            load_k_blocks<true, EdgeTiles, MajorA, MajorB>(ring, state, bytes, work, tile, rows_past_m, boxes_a, p, tma_a, tma_a_rows,
                                                                  tma_b, multicast, sA, sA_rows, sB);
           else
-            load_k_blocks<false, false, EdgeTiles, MajorA, MajorB>(ring, state, bytes, work, tile, rows_past_m, boxes_a, p, tma_a, tma_a_rows,
+            load_k_blocks<false, EdgeTiles, MajorA, MajorB>(ring, state, bytes, work, tile, rows_past_m, boxes_a, p, tma_a, tma_a_rows,
                                                                    tma_b, multicast, sA, sA_rows, sB);
         }
       }
