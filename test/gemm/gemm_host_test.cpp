@@ -73,6 +73,31 @@ TEST(GemmTileScheduler, StreamsAnOperandWhereItsTilesAreReadAtMostTwice) {
   EXPECT_FALSE((GemmTileScheduler<128, 64, 1>(1024, 1024, 1).streams_an_operand()));
 }
 
+// The loads are hinted where an operand is streamed; in a split launch only where one operand is
+// read by a single cluster tile and the other is at most kEvictFirstHotBytes.
+TEST(GemmTileScheduler, LoadsEvictFirstUnsplitWhereStreamedSplitWhereTheOtherOperandIsSmall) {
+  using cute_dsl::kernels::GemmTileScheduler;
+  constexpr long long MiB = 1ll << 20;
+  constexpr auto bytes = [](long long rows, long long k) { return rows * k * 2; };  // bf16
+  // Unsplit: as streams_an_operand, whatever the bytes.
+  static_assert(GemmTileScheduler<64, 64, 1>(128, 4096, 1).loads_evict_first(1, 1 * MiB, 32 * MiB));
+  static_assert(GemmTileScheduler<128, 128, 1>(8192, 256, 1).loads_evict_first(1, 128 * MiB, 4 * MiB));
+  static_assert(!GemmTileScheduler<128, 64, 1>(1024, 1024, 1).loads_evict_first(1, 2 * MiB, 2 * MiB));
+  // Split: B read by every row tile is 0.5 MiB, A read once (one column block): hinted.
+  static_assert(GemmTileScheduler<64, 64, 1>(4096, 64, 1).loads_evict_first(2, bytes(4096, 4096), bytes(64, 4096)));
+  // Split: B read once (one row block), A 2 MiB: hinted; A 16, 32 or 64 MiB (re-read by two or four column blocks): not.
+  static_assert(GemmTileScheduler<64, 64, 1>(64, 2048, 1).loads_evict_first(4, bytes(64, 16384), bytes(2048, 16384)));
+  static_assert(!GemmTileScheduler<128, 64, 1>(128, 128, 1).loads_evict_first(32, bytes(128, 65536), bytes(128, 65536)));
+  static_assert(!GemmTileScheduler<128, 128, 2>(256, 256, 1).loads_evict_first(32, bytes(256, 131072), bytes(256, 131072)));
+  static_assert(!GemmTileScheduler<128, 128, 2>(256, 512, 1).loads_evict_first(16, bytes(256, 65536), bytes(512, 65536)));
+  // Split, each operand read by two or more tiles: not hinted, however small.
+  static_assert(!GemmTileScheduler<128, 128, 1>(256, 256, 1).loads_evict_first(32, bytes(256, 130000), bytes(256, 130000)));
+  static_assert(!GemmTileScheduler<128, 128, 2>(2048, 256, 1).loads_evict_first(4, bytes(2048, 32768), bytes(256, 32768)));
+  static_assert(!GemmTileScheduler<64, 64, 1>(128, 1536, 1).loads_evict_first(2, 1 * MiB, 1 * MiB));
+  EXPECT_TRUE((GemmTileScheduler<64, 48, 1>(64, 64, 1).loads_evict_first(24, 8 * MiB, 8 * MiB)));
+  EXPECT_FALSE((GemmTileScheduler<64, 48, 1>(64, 64, 1).loads_evict_first(24, 8 * MiB + 1, 8 * MiB + 1)));
+}
+
 // Another row order: segments of tile rows taken in turn, the raster (bands of 8 columns, rows
 // inside a band) inside each; every tile still once, batches included. Appending ignores empty
 // runs and flags an order that ran out of segments.

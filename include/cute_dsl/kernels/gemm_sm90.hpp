@@ -796,7 +796,8 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
         const auto tma_b = p.tma_b.get_slice(cta_rank);  // this CTA's share of B, multicast to the cluster
         const unsigned short multicast = ClusterM == 1 ? 0 : (1u << ClusterM) - 1;
         // Where an operand's tiles are read by at most two CTA tiles (A's: one per column block;
-        // B's: one per row block; streams_an_operand), it is dead in L2 once read. Then both
+        // B's: one per row block; streams_an_operand), it is dead in L2 once read (in a split launch
+        // only where the other operand is small: loads_evict_first). Then both
         // operands' loads carry an evict_first policy, so that their lines replace each other
         // rather than lines still wanted -- after a kernel that wrote much, the dirty lines whose
         // write-back to HBM the loads would otherwise wait behind. (The other operand is small
@@ -812,7 +813,8 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
         // load cost the 64 x 48 tile 10%), and never an explicit evict_normal (1024^3 +28%, same
         // file). (The tile loop around it stays one: copies of it made the split-K producers spill
         // in 40 registers.)
-        const bool streamed = scheduler.streams_an_operand();
+        const long long a_bytes = (long long)p.epilogue.m * p.k * sizeof(TA), b_bytes = (long long)p.epilogue.n * p.k * sizeof(TA);
+        const bool streamed = scheduler.loads_evict_first(splits, a_bytes, b_bytes);
         [[maybe_unused]] auto ready_state = pipeline::make_consumer_start_state<2>();
         for (int t = first; t < tiles; t += step) {
           const GemmWork work = scheduler.work(t, cta_rank, splits, k_tiles);

@@ -126,6 +126,23 @@ struct GemmTileScheduler {
   // column blocks, B's by the row blocks. Its lines are then dead in L2 once read (the GEMM's
   // loads take an evict_first policy there, gemm_sm90.hpp).
   CUTE_DSL_HOST_DEVICE constexpr bool streams_an_operand() const { return tiles_n <= 2 || tiles_m * ClusterM <= 2; }
+  // Whether the GEMM's operand loads take the evict_first policy, given the split and the bytes
+  // of A and B (one batch). Unsplit: where an operand is streamed. Split: only where one operand
+  // is read by a single cluster tile and the other is small (<= kEvictFirstHotBytes, read by
+  // every unit at once: decode-like). In a split launch each unit reads its own K range of a tile
+  // that another unit, `splits` units away, reads again; hinted, a large re-read operand's lines
+  // were gone before the second read. H200, 2026-11-28, L2 left dirty by a 512 MiB memset,
+  // bench/results/gemm_probes_session24_h200_2026-11-28.txt, us, hinted wherever streamed ->
+  // this rule: 256 x 256 x 131072 split 32 ways 61.3 -> 56.5, 2048 x 256 x 32768 88.7 -> 74.4,
+  // 192 x 192 x 65536 36.6 -> 32.8 (unhinted 32.5); kept: 4096 x 64 x 4096 (B 0.5 MiB) 18.3 -> 18.6
+  // (unhinted 19.7), 32 x 4096 x 8192 swapped 27.3 -> 27.1 (29.8). At 16 MiB the split shapes
+  // went both ways (128 x 128 x 65000 24.6 against 25.6 unhinted, 128 x 256 x 65536 29.5 against
+  // 28.4): they are left unhinted.
+  static constexpr long long kEvictFirstHotBytes = 8ll << 20;
+  CUTE_DSL_HOST_DEVICE constexpr bool loads_evict_first(int splits, long long bytes_a, long long bytes_b) const {
+    if (splits <= 1) return streams_an_operand();
+    return (tiles_n == 1 && bytes_b <= kEvictFirstHotBytes) || (tiles_m == 1 && bytes_a <= kEvictFirstHotBytes);
+  }
   // The first tile split, given `splits` (none split: cluster_tiles()).
   CUTE_DSL_HOST_DEVICE constexpr int first_split(int splits) const {
     return splits <= 1 ? cluster_tiles() : split_from < cluster_tiles() ? split_from : cluster_tiles();
