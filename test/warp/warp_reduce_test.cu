@@ -7,6 +7,7 @@
 #include <cute_dsl/warp/shuffle.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <vector>
 
@@ -23,6 +24,16 @@ __global__ void all_reduce_kernel(const T* in, T* out) {
   out[3 * i + 0] = warp::all_reduce_sum<Width>(v);
   out[3 * i + 1] = warp::all_reduce_max<Width>(v);
   out[3 * i + 2] = warp::all_reduce_min<Width>(v);
+}
+
+// The same with the group width given at run time.
+template <class T>
+__global__ void all_reduce_runtime_width_kernel(const T* in, T* out, int width) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  T v = in[i];
+  out[3 * i + 0] = warp::all_reduce(v, width, warp::SumOp{});
+  out[3 * i + 1] = warp::all_reduce(v, width, warp::MaxOp{});
+  out[3 * i + 2] = warp::all_reduce(v, width, warp::MinOp{});
 }
 
 // out[i * Width + s] = the value of source lane s of lane i's group.
@@ -96,6 +107,53 @@ TEST(Warp, AllReduceEveryWidth) {
   check_all_reduce_int<8>();
   check_all_reduce_int<16>();
   check_all_reduce_int<32>();
+}
+
+// The run-time width gives, in every lane, what the compile-time width gives -- bit for bit, float
+// sums included (the same butterfly order) -- and the integer results are exact.
+template <int Width>
+void check_all_reduce_runtime_width() {
+  auto seed = cute_dsl_test::test_seed();
+  const int n = kWarps * 32;
+  std::vector<int> in(n);
+  std::mt19937 gen(seed);
+  for (auto& x : in) x = static_cast<int>(gen() % 20001) - 10000;
+  auto in_f = cute_dsl_test::random_vector<float>(n, seed);
+  cute_dsl_test::DeviceBuffer<int> d_in(n), d_out(3 * n);
+  cute_dsl_test::DeviceBuffer<float> d_in_f(n), d_static_f(3 * n), d_runtime_f(3 * n);
+  CUTE_DSL_TEST_CUDA(d_in.upload(in));
+  CUTE_DSL_TEST_CUDA(d_in_f.upload(in_f));
+  CUTE_DSL_TEST_CUDA(d_out.poison());
+  all_reduce_runtime_width_kernel<int><<<2, n / 2>>>(d_in.get(), d_out.get(), Width);
+  CUTE_DSL_TEST_LAUNCHED();
+  all_reduce_kernel<Width, float><<<2, n / 2>>>(d_in_f.get(), d_static_f.get());
+  CUTE_DSL_TEST_LAUNCHED();
+  all_reduce_runtime_width_kernel<float><<<2, n / 2>>>(d_in_f.get(), d_runtime_f.get(), Width);
+  CUTE_DSL_TEST_LAUNCHED();
+  std::vector<int> out;
+  std::vector<float> static_f, runtime_f;
+  CUTE_DSL_TEST_CUDA(d_out.download(out));
+  CUTE_DSL_TEST_CUDA(d_static_f.download(static_f));
+  CUTE_DSL_TEST_CUDA(d_runtime_f.download(runtime_f));
+  for (int i = 0; i < n; ++i) {
+    const int first = i - i % Width;
+    ASSERT_EQ(out[3 * i + 0], group_reduce(in, first, Width, warp::SumOp{})) << "width " << Width << " lane " << i << " seed " << seed;
+    ASSERT_EQ(out[3 * i + 1], group_reduce(in, first, Width, warp::MaxOp{})) << "width " << Width << " lane " << i;
+    ASSERT_EQ(out[3 * i + 2], group_reduce(in, first, Width, warp::MinOp{})) << "width " << Width << " lane " << i;
+    for (int k = 0; k < 3; ++k)
+      ASSERT_EQ(std::bit_cast<std::uint32_t>(runtime_f[3 * i + k]), std::bit_cast<std::uint32_t>(static_f[3 * i + k]))
+          << "width " << Width << " lane " << i << " op " << k;
+  }
+}
+
+TEST(Warp, AllReduceRuntimeWidthMatchesTheStaticOne) {
+  CUTE_DSL_REQUIRE_GPU(80);
+  check_all_reduce_runtime_width<1>();
+  check_all_reduce_runtime_width<2>();
+  check_all_reduce_runtime_width<4>();
+  check_all_reduce_runtime_width<8>();
+  check_all_reduce_runtime_width<16>();
+  check_all_reduce_runtime_width<32>();
 }
 
 TEST(Warp, AllReduceFloatMaxMinExactAndSumClose) {

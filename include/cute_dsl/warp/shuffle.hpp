@@ -38,6 +38,19 @@ CUTE_DSL_DEVICE T all_reduce(T value, Op op) {
   return value;
 }
 
+// The same over groups of `width` lanes known only at run time (e.g. lanes per piece of work
+// chosen from a launch's split).
+// @pre width is a power of two in [1, 32], the same in every lane of the warp
+template <class T, class Op>
+CUTE_DSL_DEVICE T all_reduce(T value, int width, Op op) {
+  const unsigned lane = (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) % 32u;
+  for (int distance = width / 2; distance >= 1; distance /= 2) {
+    T other = __shfl_xor_sync(full_mask, value, distance);  // xor below width: stays in the aligned group
+    value = (lane & unsigned(distance)) ? op(other, value) : op(value, other);
+  }
+  return value;
+}
+
 template <int Width = 32, class T>
 CUTE_DSL_DEVICE T all_reduce_sum(T value) { return all_reduce<Width>(value, SumOp{}); }
 template <int Width = 32, class T>
