@@ -58,7 +58,8 @@ T group_reduce(const std::vector<T>& v, int first, int width, Op op) {
   return acc;
 }
 
-template <int Width>
+// RuntimeWidth: through warp::all_reduce(v, width, op) instead of all_reduce<Width>.
+template <int Width, bool RuntimeWidth = false>
 void check_all_reduce_int() {
   auto seed = cute_dsl_test::test_seed();
   const int n = kWarps * 32;
@@ -68,7 +69,8 @@ void check_all_reduce_int() {
   cute_dsl_test::DeviceBuffer<int> d_in(n), d_out(3 * n);
   CUTE_DSL_TEST_CUDA(d_in.upload(in));
   CUTE_DSL_TEST_CUDA(d_out.poison());
-  all_reduce_kernel<Width, int><<<2, n / 2>>>(d_in.get(), d_out.get());
+  if constexpr (RuntimeWidth) all_reduce_runtime_width_kernel<int><<<2, n / 2>>>(d_in.get(), d_out.get(), Width);
+  else all_reduce_kernel<Width, int><<<2, n / 2>>>(d_in.get(), d_out.get());
   CUTE_DSL_TEST_LAUNCHED();
   std::vector<int> out;
   CUTE_DSL_TEST_CUDA(d_out.download(out));
@@ -110,50 +112,40 @@ TEST(Warp, AllReduceEveryWidth) {
 }
 
 // The run-time width gives, in every lane, what the compile-time width gives -- bit for bit, float
-// sums included (the same butterfly order) -- and the integer results are exact.
+// sums included (the same butterfly order); the integer results are exact (check_all_reduce_int).
 template <int Width>
-void check_all_reduce_runtime_width() {
+void check_runtime_width_float_matches_static() {
   auto seed = cute_dsl_test::test_seed();
   const int n = kWarps * 32;
-  std::vector<int> in(n);
-  std::mt19937 gen(seed);
-  for (auto& x : in) x = static_cast<int>(gen() % 20001) - 10000;
-  auto in_f = cute_dsl_test::random_vector<float>(n, seed);
-  cute_dsl_test::DeviceBuffer<int> d_in(n), d_out(3 * n);
-  cute_dsl_test::DeviceBuffer<float> d_in_f(n), d_static_f(3 * n), d_runtime_f(3 * n);
+  auto in = cute_dsl_test::random_vector<float>(n, seed);
+  cute_dsl_test::DeviceBuffer<float> d_in(n), d_static(3 * n), d_runtime(3 * n);
   CUTE_DSL_TEST_CUDA(d_in.upload(in));
-  CUTE_DSL_TEST_CUDA(d_in_f.upload(in_f));
-  CUTE_DSL_TEST_CUDA(d_out.poison());
-  all_reduce_runtime_width_kernel<int><<<2, n / 2>>>(d_in.get(), d_out.get(), Width);
+  all_reduce_kernel<Width, float><<<2, n / 2>>>(d_in.get(), d_static.get());
   CUTE_DSL_TEST_LAUNCHED();
-  all_reduce_kernel<Width, float><<<2, n / 2>>>(d_in_f.get(), d_static_f.get());
+  all_reduce_runtime_width_kernel<float><<<2, n / 2>>>(d_in.get(), d_runtime.get(), Width);
   CUTE_DSL_TEST_LAUNCHED();
-  all_reduce_runtime_width_kernel<float><<<2, n / 2>>>(d_in_f.get(), d_runtime_f.get(), Width);
-  CUTE_DSL_TEST_LAUNCHED();
-  std::vector<int> out;
-  std::vector<float> static_f, runtime_f;
-  CUTE_DSL_TEST_CUDA(d_out.download(out));
-  CUTE_DSL_TEST_CUDA(d_static_f.download(static_f));
-  CUTE_DSL_TEST_CUDA(d_runtime_f.download(runtime_f));
-  for (int i = 0; i < n; ++i) {
-    const int first = i - i % Width;
-    ASSERT_EQ(out[3 * i + 0], group_reduce(in, first, Width, warp::SumOp{})) << "width " << Width << " lane " << i << " seed " << seed;
-    ASSERT_EQ(out[3 * i + 1], group_reduce(in, first, Width, warp::MaxOp{})) << "width " << Width << " lane " << i;
-    ASSERT_EQ(out[3 * i + 2], group_reduce(in, first, Width, warp::MinOp{})) << "width " << Width << " lane " << i;
-    for (int k = 0; k < 3; ++k)
-      ASSERT_EQ(std::bit_cast<std::uint32_t>(runtime_f[3 * i + k]), std::bit_cast<std::uint32_t>(static_f[3 * i + k]))
-          << "width " << Width << " lane " << i << " op " << k;
-  }
+  std::vector<float> at_static, at_runtime;
+  CUTE_DSL_TEST_CUDA(d_static.download(at_static));
+  CUTE_DSL_TEST_CUDA(d_runtime.download(at_runtime));
+  for (int i = 0; i < 3 * n; ++i)
+    ASSERT_EQ(std::bit_cast<std::uint32_t>(at_runtime[i]), std::bit_cast<std::uint32_t>(at_static[i]))
+        << "width " << Width << " lane " << i / 3 << " op " << i % 3 << " seed " << seed;
 }
 
 TEST(Warp, AllReduceRuntimeWidthMatchesTheStaticOne) {
   CUTE_DSL_REQUIRE_GPU(80);
-  check_all_reduce_runtime_width<1>();
-  check_all_reduce_runtime_width<2>();
-  check_all_reduce_runtime_width<4>();
-  check_all_reduce_runtime_width<8>();
-  check_all_reduce_runtime_width<16>();
-  check_all_reduce_runtime_width<32>();
+  check_all_reduce_int<1, true>();
+  check_all_reduce_int<2, true>();
+  check_all_reduce_int<4, true>();
+  check_all_reduce_int<8, true>();
+  check_all_reduce_int<16, true>();
+  check_all_reduce_int<32, true>();
+  check_runtime_width_float_matches_static<1>();
+  check_runtime_width_float_matches_static<2>();
+  check_runtime_width_float_matches_static<4>();
+  check_runtime_width_float_matches_static<8>();
+  check_runtime_width_float_matches_static<16>();
+  check_runtime_width_float_matches_static<32>();
 }
 
 TEST(Warp, AllReduceFloatMaxMinExactAndSumClose) {
