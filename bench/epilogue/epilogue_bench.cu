@@ -64,7 +64,7 @@ float gelu_tanh(float x) { return 0.5f * x * (1.f + std::tanh(0.7978845608028654
 // The heuristic's variant for the shape, as the JIT names it: a fused tree's (no swap-AB, fused).
 jit::GemmSm90Config jit_config(const GemmProblem& p) {
   const cute_dsl::kernels::GemmSm90Config c = cute_dsl::kernels::gemm_sm90_resolve(
-      {p.m, p.n, p.k, 1}, cute_dsl::GmmaMajor::K, {}, p.k % 64 == 0, false, cute_dsl::GmmaMajor::K, false, true);
+      {p.m, p.n, p.k, 1}, {.rows_128b_aligned = p.k % 64 == 0, .may_swap_ab = false, .fused = true}, {});
   jit::GemmSm90Config j;
   j.tile_m = c.tile_m, j.tile_n = c.tile_n, j.stages = c.stages, j.cluster_m = c.cluster_m, j.ping_pong = c.ping_pong;
   j.edge_tiles = !jit::gemm_sm90_whole_tiles(j, p.m, p.n);  // the JIT knows the shape: no edge path where none runs

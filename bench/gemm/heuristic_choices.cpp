@@ -21,8 +21,20 @@ namespace {
 
 using cute_dsl::kernels::GemmShape;
 
+// The heuristic's choice through whichever signature the include tree has: launch facts as a struct
+// (GemmLaunchFacts, 2026-11-29 on) or positional (before), so that scripts/heuristic_moves.sh can
+// still build this file against older trees.
+template <class Shape>
+auto choose(Shape s, int sms, bool aligned) {
+  using namespace cute_dsl::kernels;
+  if constexpr (requires { gemm_sm90_heuristic(s, sms, cute_dsl::GmmaMajor::K, aligned); })
+    return gemm_sm90_heuristic(s, sms, cute_dsl::GmmaMajor::K, aligned);
+  else
+    return gemm_sm90_heuristic(s, sms, {.rows_128b_aligned = aligned});
+}
+
 void print_choice(GemmShape s, int sms, bool aligned) {
-  const auto c = cute_dsl::kernels::gemm_sm90_heuristic(s, sms, cute_dsl::GmmaMajor::K, aligned);
+  const auto c = choose(s, sms, aligned);
   std::printf("%dx%dx%d %d,%d,%d,%d,%d,%d,%d %d\n", s.m, s.n, s.k, c.tile_m, c.tile_n, c.stages, c.cluster_m, int(c.ping_pong),
               int(c.stream_k), int(c.swap_ab), c.splits);
 }

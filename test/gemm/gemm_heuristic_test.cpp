@@ -24,11 +24,11 @@ TEST(GemmHeuristic, ClustersOnlyWithSeveralWaves) {
   EXPECT_EQ(gemm_sm90_heuristic({2048, 2048, 2048, 1}, 132).tile_n, 256);  // one wave against two
   EXPECT_EQ(gemm_sm90_heuristic({1024, 1536, 4096, 1}, 132).tile_n, 96);    // 64 tiles of 192: split-K's regime; 128 of 96 fill the wave
   // Rows off 128-byte lines (3000 bf16 = 6000 bytes): the wide tile with B multicast.
-  const GemmSm90Config misaligned = gemm_sm90_heuristic({3000, 3000, 3000, 1}, 132, GmmaMajor::K, false);
+  const GemmSm90Config misaligned = gemm_sm90_heuristic({3000, 3000, 3000, 1}, 132, {.rows_128b_aligned = false});
   EXPECT_EQ(misaligned.tile_n, 256);
   EXPECT_EQ(misaligned.cluster_m, 2);
   EXPECT_EQ(gemm_sm90_heuristic({3000, 3000, 3000, 1}, 132).cluster_m, 1);  // the same shape, aligned rows
-  EXPECT_EQ(gemm_sm90_heuristic({20000, 64, 3000, 1}, 132, GmmaMajor::K, false).tile_n, 64);  // narrow N stays narrow
+  EXPECT_EQ(gemm_sm90_heuristic({20000, 64, 3000, 1}, 132, {.rows_128b_aligned = false}).tile_n, 64);  // narrow N stays narrow
 }
 
 // Split-K by the compute model (M > 64): only where the tiles leave SMs idle, into ranges of at
@@ -67,16 +67,16 @@ TEST(GemmHeuristic, Tile128x96FillsOneWave) {
   EXPECT_EQ(gemm_sm90_heuristic({256, 6144, 4096, 1}, 132).tile_n, 96);           // 2 x 64 tiles
   // Not over an MN-major B (64-column swizzle blocks), nor rows off 128-byte lines (line requests
   // per flop), nor past one wave (2048 x 3072: 352 tiles) or below half of one (256 x 3072: 64).
-  EXPECT_NE(gemm_sm90_heuristic({1024, 1536, 4096, 1}, 132, GmmaMajor::MN).tile_n, 96);
-  EXPECT_NE(gemm_sm90_heuristic({1024, 1536, 4096, 1}, 132, GmmaMajor::K, false).tile_n, 96);
+  EXPECT_NE(gemm_sm90_heuristic({1024, 1536, 4096, 1}, 132, {.major_b = GmmaMajor::MN}).tile_n, 96);
+  EXPECT_NE(gemm_sm90_heuristic({1024, 1536, 4096, 1}, 132, {.rows_128b_aligned = false}).tile_n, 96);
   EXPECT_NE(gemm_sm90_heuristic({2048, 3072, 4096, 1}, 132).tile_n, 96);
   EXPECT_NE(gemm_sm90_heuristic({256, 3072, 4096, 1}, 132).tile_n, 96);
   // Nor where beta's C comes through the operand ring (the tile has no ring C path).
-  EXPECT_NE(gemm_sm90_heuristic({1024, 1536, 4096, 1}, 132, GmmaMajor::K, true, true, GmmaMajor::K, true).tile_n, 96);
+  EXPECT_NE(gemm_sm90_heuristic({1024, 1536, 4096, 1}, 132, {.ring_c = true}).tile_n, 96);
   // Nor for a fused epilogue tree (not run with one on a GPU).
-  EXPECT_NE(gemm_sm90_heuristic({1024, 1536, 4096, 1}, 132, GmmaMajor::K, true, false, GmmaMajor::K, false, true).tile_n, 96);
+  EXPECT_NE(gemm_sm90_heuristic({1024, 1536, 4096, 1}, 132, {.may_swap_ab = false, .fused = true}).tile_n, 96);
   // Nor for decode (the stream model's candidates leave it out).
-  EXPECT_NE(gemm_sm90_heuristic({64, 12288, 4096, 1}, 132, GmmaMajor::K, true, false).tile_n, 96);
+  EXPECT_NE(gemm_sm90_heuristic({64, 12288, 4096, 1}, 132, {.may_swap_ab = false}).tile_n, 96);
   EXPECT_FALSE(gemm_sm90_config_supports({96, 7, 1}, GmmaMajor::MN));
   EXPECT_TRUE(gemm_sm90_config_supports({96, 7, 1}, GmmaMajor::K, GmmaMajor::MN));
 }
@@ -100,12 +100,12 @@ TEST(GemmHeuristic, Tiles128x160And128x224FillOneWave) {
   // The 128 x 96 tile's rule otherwise: K-major B, rows on 128-byte lines, C not through the ring,
   // no fused tree, not for decode.
   for (const GemmShape s : {GemmShape{534, 3584, 8192, 1}, GemmShape{330, 9472, 8192, 1}}) {
-    EXPECT_EQ(gemm_sm90_heuristic(s, 132, GmmaMajor::MN).tile_n % 64, 0);
-    EXPECT_EQ(gemm_sm90_heuristic(s, 132, GmmaMajor::K, false).tile_n % 64, 0);
-    EXPECT_EQ(gemm_sm90_heuristic(s, 132, GmmaMajor::K, true, true, GmmaMajor::K, true).tile_n % 64, 0);
-    EXPECT_EQ(gemm_sm90_heuristic(s, 132, GmmaMajor::K, true, false, GmmaMajor::K, false, true).tile_n % 64, 0);
+    EXPECT_EQ(gemm_sm90_heuristic(s, 132, {.major_b = GmmaMajor::MN}).tile_n % 64, 0);
+    EXPECT_EQ(gemm_sm90_heuristic(s, 132, {.rows_128b_aligned = false}).tile_n % 64, 0);
+    EXPECT_EQ(gemm_sm90_heuristic(s, 132, {.ring_c = true}).tile_n % 64, 0);
+    EXPECT_EQ(gemm_sm90_heuristic(s, 132, {.may_swap_ab = false, .fused = true}).tile_n % 64, 0);
   }
-  EXPECT_EQ(gemm_sm90_heuristic({64, 9472, 4096, 1}, 132, GmmaMajor::K, true, false).tile_n % 64, 0);
+  EXPECT_EQ(gemm_sm90_heuristic({64, 9472, 4096, 1}, 132, {.may_swap_ab = false}).tile_n % 64, 0);
   for (const GemmSm90Config c : {GemmSm90Config{160, 5, 1}, GemmSm90Config{224, 4, 1}}) {
     EXPECT_FALSE(gemm_sm90_config_supports(c, GmmaMajor::MN));
     EXPECT_TRUE(gemm_sm90_config_supports(c, GmmaMajor::K, GmmaMajor::MN));
@@ -120,13 +120,13 @@ TEST(GemmHeuristic, NarrowTileFillsIdleSms) {
   EXPECT_EQ(prefill.tile_n, 48);
   EXPECT_EQ(gemm_sm90_heuristic({128, 768, 4096, 1}, 132).tile_n, 48);
   // Not for MN-major B (each consumer's 24 columns are not a 64-column block).
-  EXPECT_NE(gemm_sm90_heuristic({256, 1536, 4096, 1}, 132, GmmaMajor::MN).tile_n, 48);
+  EXPECT_NE(gemm_sm90_heuristic({256, 1536, 4096, 1}, 132, {.major_b = GmmaMajor::MN}).tile_n, 48);
   // Full waves of wide tiles keep them.
   EXPECT_EQ(gemm_sm90_heuristic({4096, 4096, 4096, 1}, 132).tile_n, 256);
   EXPECT_EQ(gemm_sm90_heuristic({1024, 1536, 4096, 1}, 132).tile_m, 128);
   // Decode: where the 64 x 64 tiles would be split (each CTA's ring the bound), the narrow tile;
   // where they run whole (the HBM the bound: 32 x 4096 x 4096), not.
-  const auto no_swap = [](GemmShape s) { return gemm_sm90_heuristic(s, 132, GmmaMajor::K, true, false); };
+  const auto no_swap = [](GemmShape s) { return gemm_sm90_heuristic(s, 132, {.may_swap_ab = false}); };
   EXPECT_EQ(no_swap({64, 1536, 4096, 1}).tile_n, 48);
   EXPECT_GT(no_swap({64, 1536, 4096, 1}).splits, 1);
   EXPECT_EQ(no_swap({32, 4096, 4096, 1}).tile_n, 64);
@@ -239,12 +239,11 @@ TEST(GemmHeuristic, StreamModelCosts) {
 }
 
 // Decode (M <= 64) by the stream model: the choices it makes on the probed shapes, and where the
-// compute model went wrong. (M <= 16 runs swapped where it may: kNoSwap asks as a fused GEMM or
-// an MN-major A would, which the stream model decides.)
+// compute model went wrong. (M <= 16 runs swapped where it may: these ask as a fused GEMM or an
+// MN-major A would, may_swap_ab = false, which the stream model decides.)
 TEST(GemmHeuristic, DecodeByStreamModel) {
-  constexpr bool kNoSwap = false;
   auto gemm_sm90_heuristic = [](GemmShape s, int sm_count, GmmaMajor major_b = GmmaMajor::K) {
-    return kernels::gemm_sm90_heuristic(s, sm_count, major_b, true, kNoSwap);
+    return kernels::gemm_sm90_heuristic(s, sm_count, {.major_b = major_b, .may_swap_ab = false});
   };
   // The compute model put 1 x 6144 x 4096 on 128 x 256 tiles split 5 ways (54 us on an H100;
   // 30 us in 64-row tiles whole): every 64-row candidate is better there.
@@ -288,7 +287,7 @@ TEST(GemmHeuristic, FewRowsRunSwapped) {
     EXPECT_TRUE(c.swap_ab) << s.m << " x " << s.n;
     EXPECT_EQ(c.tile_n, 16) << s.m << " x " << s.n;
     EXPECT_EQ(c.splits, gemm_sm90_plan_splits(s, c, 132).splits);
-    EXPECT_FALSE(gemm_sm90_heuristic(s, 132, GmmaMajor::K, true, false).swap_ab);
+    EXPECT_FALSE(gemm_sm90_heuristic(s, 132, {.may_swap_ab = false}).swap_ab);
   }
   // 17..32 rows: the 32-column swapped tile, where its tiles split at most 4 ways fill more than
   // half of the SMs (N > 2048 on 132 SMs); fewer columns keep the stream model's 64-row tiles.
@@ -298,7 +297,7 @@ TEST(GemmHeuristic, FewRowsRunSwapped) {
     EXPECT_TRUE(c.swap_ab) << s.m << " x " << s.n << " x " << s.l;
     EXPECT_EQ(c.tile_n, 32) << s.m << " x " << s.n;
     EXPECT_EQ(c.splits, gemm_sm90_plan_splits(s, c, 132).splits);
-    EXPECT_FALSE(gemm_sm90_heuristic(s, 132, GmmaMajor::K, true, false).swap_ab);
+    EXPECT_FALSE(gemm_sm90_heuristic(s, 132, {.may_swap_ab = false}).swap_ab);
   }
   EXPECT_FALSE(gemm_sm90_heuristic({17, 2048, 4096, 1}, 132).swap_ab);
   EXPECT_FALSE(gemm_sm90_heuristic({32, 1536, 14336, 1}, 132).swap_ab);

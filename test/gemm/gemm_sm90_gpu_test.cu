@@ -80,7 +80,7 @@ TEST(GemmSm90, ResolveRemembersTheHeuristicsChoice) {
     for (std::size_t i = 0; i < shapes.size(); ++i) {
       const GemmShape& s = shapes[(i * 7 + round) % shapes.size()];
       for (GmmaMajor major_b : {GmmaMajor::K, GmmaMajor::MN}) {
-        const GemmSm90Config got = gemm_sm90_resolve(s, major_b, {}), want = gemm_sm90_heuristic(s, sm_count, major_b);
+        const GemmSm90Config got = gemm_sm90_resolve(s, {.major_b = major_b}, {}), want = gemm_sm90_heuristic(s, sm_count, {.major_b = major_b});
         EXPECT_EQ(got.tile_m * 1000000 + got.tile_n * 1000 + got.stages * 100 + got.cluster_m * 10 + got.ping_pong,
                   want.tile_m * 1000000 + want.tile_n * 1000 + want.stages * 100 + want.cluster_m * 10 + want.ping_pong)
             << s.m << " x " << s.n << " x " << s.k;
@@ -89,7 +89,7 @@ TEST(GemmSm90, ResolveRemembersTheHeuristicsChoice) {
       }
     }
   // Another config passes through untouched.
-  EXPECT_EQ(gemm_sm90_resolve({1, 4096, 4096, 1}, GmmaMajor::K, {128, 6, 1}).tile_n, 128);
+  EXPECT_EQ(gemm_sm90_resolve({1, 4096, 4096, 1}, {}, {128, 6, 1}).tile_n, 128);
 }
 
 // When beta's C may come through the operand ring (the kernel then starts the accumulators from

@@ -66,8 +66,8 @@ TEST(GemmSm90Majors, MismatchedMajorsAndUnsplittableVariantsAreRejected) {
   swapped.d = reinterpret_cast<bf16*>(std::uintptr_t(3) << 20);
   ASSERT_EQ(gemm_sm90_unsupported(swapped), "");
   EXPECT_EQ((gemm_sm90_majors<MN, K>(swapped, nullptr, kSwap16)), cudaErrorInvalidValue);
-  EXPECT_TRUE(gemm_sm90_config_supports(gemm_sm90_heuristic({64, 8192, 8192, 1}, 132, MN), MN));
-  EXPECT_EQ(gemm_sm90_heuristic({64, 8192, 8192, 1}, 132, K).tile_m, 64);
+  EXPECT_TRUE(gemm_sm90_config_supports(gemm_sm90_heuristic({64, 8192, 8192, 1}, 132, {.major_b = MN}), MN));
+  EXPECT_EQ(gemm_sm90_heuristic({64, 8192, 8192, 1}, 132, {.major_b = K}).tile_m, 64);
 }
 
 }  // namespace

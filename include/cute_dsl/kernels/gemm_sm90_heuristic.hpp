@@ -274,6 +274,21 @@ inline GemmSplitPlan gemm_sm90_plan_splits(GemmShape s, GemmSm90Config c, int sm
 }
 inline int gemm_sm90_split_k(GemmShape s, GemmSm90Config c, int sm_count) { return gemm_sm90_plan_splits(s, c, sm_count).splits; }
 
+// What a launch tells the heuristic besides its shape (gemm_sm90_heuristic, gemm_sm90_resolve),
+// named at the call: e.g. `{.major_b = GmmaMajor::MN}`, `{.rows_128b_aligned = false}`.
+struct GemmLaunchFacts {
+  GmmaMajor major_a = GmmaMajor::K;
+  GmmaMajor major_b = GmmaMajor::K;
+  bool rows_128b_aligned = true;  // every operand row on a 128-byte line (gemm_sm90_rows_128b_aligned)
+  bool may_swap_ab = true;        // a plain GEMM over a K-major A: the swapped variants may take it
+  // beta's C through the operand ring (gemm_sm90_c_through_ring), which the 128 x 96 tile cannot
+  // take (its C stages are not whole 64-column blocks, gemm_sm90_impl::kTakesRingC)
+  bool ring_c = false;
+  // an epilogue tree (gemm_sm90_fused): the 128 x 96 tile is not chosen either, never having run one on a GPU
+  bool fused = false;
+  friend constexpr bool operator==(GemmLaunchFacts const&, GemmLaunchFacts const&) = default;
+};
+
 // Picks the variant with the smallest estimated time: waves of tiles over the SMs (few tiles:
 // split-K's shorter wave counted, gemm_sm90_split_waves), each wave costing its tile area divided by
 // how close that tile shape gets to the 128 x 256 tile's speed (a smaller tile re-reads its
@@ -283,14 +298,11 @@ inline int gemm_sm90_split_k(GemmShape s, GemmSm90Config c, int sm_count) { retu
 // lines switch to that tile and cluster (see below). 64-row tiles pay off for M <= 64, where a
 // 128-row tile would multiply zeros in half of its rows; there (M <= 64) the stream model decides,
 // but for M <= 16 (and M <= 32 where gemm_sm90_swap32_pays) where the caller may swap A and B
-// (`may_swap_ab`: a plain GEMM, A K-major). `ring_c`: the launch takes beta's C through the
-// operand ring (gemm_sm90_c_through_ring), which the 128 x 96 tile cannot (its C stages are not
-// whole 64-column blocks, gemm_sm90_impl::kTakesRingC); `fused`: an epilogue tree
-// (gemm_sm90_fused). In either case the 128 x 96 tile is not chosen: neither was timed with it,
-// nor a fused tree run on a GPU with it.
-inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GmmaMajor major_b = GmmaMajor::K,
-                                          bool rows_128b_aligned = true, bool may_swap_ab = true, GmmaMajor major_a = GmmaMajor::K,
-                                          bool ring_c = false, bool fused = false) {
+// (`facts.may_swap_ab`). Where C comes through the ring or an epilogue tree is fused, the 128 x 96
+// tile is not chosen (GemmLaunchFacts).
+inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GemmLaunchFacts facts = {}) {
+  const GmmaMajor major_a = facts.major_a, major_b = facts.major_b;
+  const bool rows_128b_aligned = facts.rows_128b_aligned, may_swap_ab = facts.may_swap_ab, ring_c = facts.ring_c, fused = facts.fused;
   if (may_swap_ab && (s.m <= kGemmSwapRowsNarrow || (s.m <= kGemmSwapRows && gemm_sm90_swap32_pays(s, sm_count)))) {
     // Every row of A fits one 16- or 32-column tile of the swapped kernel (swap_ab): its stages carry
     // 128 rows of B and 16 (32) of A where a 64-row tile carries 64 of A (all but M of them zeros) and

@@ -409,9 +409,7 @@ cudaError_t gemm_sm90_variant(const GemmSm90Arguments<TA, TD>& args, cudaStream_
 }
 
 // `config` zero: the heuristic's choice for these arguments on the current device.
-inline GemmSm90Config gemm_sm90_resolve(GemmShape shape, GmmaMajor major_b, GemmSm90Config config,
-                                        bool rows_128b_aligned = true, bool may_swap_ab = true, GmmaMajor major_a = GmmaMajor::K,
-                                        bool ring_c = false, bool fused = false) {
+inline GemmSm90Config gemm_sm90_resolve(GemmShape shape, GemmLaunchFacts facts, GemmSm90Config config) {
   if (config.tile_n != 0) return config;
   static std::atomic<int> sm_count_by_device[detail::kCachedDevices];  // 0: not read yet
   int device = 0;
@@ -430,19 +428,15 @@ inline GemmSm90Config gemm_sm90_resolve(GemmShape shape, GmmaMajor major_b, Gemm
   struct Choice {
     GemmShape shape;
     int sm_count = 0;  // 0: empty
-    GmmaMajor major_b, major_a;
-    bool rows_128b_aligned, may_swap_ab, ring_c, fused;
+    GemmLaunchFacts facts;
     GemmSm90Config config;
   };
   static thread_local Choice chosen[16];
   const unsigned slot = (unsigned(shape.m) * 2654435761u ^ unsigned(shape.n) * 40503u ^ unsigned(shape.k) * 97u ^ unsigned(shape.l)) % 16u;
   Choice& c = chosen[slot];
   const bool hit = c.sm_count == sm_count && c.shape.m == shape.m && c.shape.n == shape.n && c.shape.k == shape.k &&
-                   c.shape.l == shape.l && c.major_b == major_b && c.major_a == major_a && c.rows_128b_aligned == rows_128b_aligned &&
-                   c.may_swap_ab == may_swap_ab && c.ring_c == ring_c && c.fused == fused;
-  if (!hit)
-    c = Choice{shape, sm_count, major_b, major_a, rows_128b_aligned, may_swap_ab, ring_c, fused,
-               gemm_sm90_heuristic(shape, sm_count, major_b, rows_128b_aligned, may_swap_ab, major_a, ring_c, fused)};
+                   c.shape.l == shape.l && c.facts == facts;
+  if (!hit) c = Choice{shape, sm_count, facts, gemm_sm90_heuristic(shape, sm_count, facts)};
   return c.config;
 }
 
@@ -463,7 +457,11 @@ cudaError_t gemm_sm90_stage_and_run(const GemmSm90Arguments<TA, TD>& args, cudaS
   constexpr bool kMaySwap = kPlain && MajorA == GmmaMajor::K;
   const bool ring_c = kPlain && gemm_sm90_c_through_ring(run);  // (fused trees read C in the epilogue)
   return gemm_sm90_variant<TA, TD, MajorA, MajorB>(
-      run, stream, gemm_sm90_resolve(run.shape, MajorB, config, gemm_sm90_rows_128b_aligned(run), kMaySwap, MajorA, ring_c, !kPlain),
+      run, stream,
+      gemm_sm90_resolve(run.shape,
+                        {.major_a = MajorA, .major_b = MajorB, .rows_128b_aligned = gemm_sm90_rows_128b_aligned(run),
+                         .may_swap_ab = kMaySwap, .ring_c = ring_c, .fused = !kPlain},
+                        config),
       fusion);
 }
 
