@@ -384,7 +384,7 @@ CUTE_DSL_DEVICE auto with_l2_policy_if(Call const& call, unsigned long long poli
 // The TMA producer's loads of one unit of work, k-blocks [work.k_begin, work.k_end): A's tile (only
 // its first `boxes_a` row boxes through tma_a_rows where the tile's rows run past M) and this CTA's
 // share of B's (multicast), into the ring's next stages; with EvictFirst every load carries an L2
-// evict_first policy (run() chooses once per launch, by whether an operand is streamed; a function
+// evict_first policy (run() chooses once per launch, GemmTileScheduler::loads_evict_first; a function
 // per choice, so that no load branches between the two instructions).
 // @pre the producer thread; `bytes` = the transaction bytes of one stage
 template <bool EvictFirst, bool EdgeTiles, GmmaMajor MajorA, GmmaMajor MajorB, class Ring, class State, class Params, class SliceA,
@@ -800,9 +800,9 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
         // only where the other operand is small: loads_evict_first). Then both
         // operands' loads carry an evict_first policy, so that their lines replace each other
         // rather than lines still wanted -- after a kernel that wrote much, the dirty lines whose
-        // write-back to HBM the loads would otherwise wait behind. (The other operand is small
-        // there and read by the concurrent CTAs at once; hinting it too was within 2% of hinting
-        // the streamed one alone on every shape timed, and it keeps the K loop to two forms: a
+        // write-back to HBM the loads would otherwise wait behind. (On the shapes timed the other
+        // operand was the small one, read by the concurrent CTAs at once; hinting it too was within
+        // 2% of hinting the streamed one alone, and it keeps the K loop to two forms: a
         // third made the five-node fused GEMM's JIT compile 3-5% slower.) Skinny and decode GEMMs
         // (H200, 2026-11-28, L2 left dirty by a 512 MiB memset; the streamed operand hinted alone):
         // 16 x 4096 x 4096 swapped 18.5 -> 16.2 us, 64 x 4096 x 4096 18.0 -> 16.1, 128 x 4096 x
@@ -814,7 +814,7 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
         // file). (The tile loop around it stays one: copies of it made the split-K producers spill
         // in 40 registers.)
         const long long a_bytes = (long long)p.epilogue.m * p.k * sizeof(TA), b_bytes = (long long)p.epilogue.n * p.k * sizeof(TA);
-        const bool streamed = scheduler.loads_evict_first(splits, a_bytes, b_bytes);
+        const bool evict_first = scheduler.loads_evict_first(splits, a_bytes, b_bytes);
         [[maybe_unused]] auto ready_state = pipeline::make_consumer_start_state<2>();
         for (int t = first; t < tiles; t += step) {
           const GemmWork work = scheduler.work(t, cta_rank, splits, k_tiles);
@@ -834,7 +834,7 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
           const int boxes_a = K::OperandARows::boxes_for_rows(p.epilogue.m - tile.m_block);
           const bool rows_past_m = EdgeTiles && boxes_a < K::AtomARows::Math::boxes_per_cta;
           const unsigned bytes = rows_past_m ? K::AtomARows::transaction_bytes_of(boxes_a) + K::AtomB::transaction_bytes : ring_bytes;
-          if (streamed)
+          if (evict_first)
             load_k_blocks<true, EdgeTiles, MajorA, MajorB>(ring, state, bytes, work, tile, rows_past_m, boxes_a, p, tma_a, tma_a_rows,
                                                                  tma_b, multicast, sA, sA_rows, sB);
           else
