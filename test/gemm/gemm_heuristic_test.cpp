@@ -163,6 +163,31 @@ TEST(GemmHeuristic, RowsPastMAndSingleWave64RowTiles) {
   EXPECT_EQ(split.splits, 2);
   // Whole 128-row blocks pay no fill: unchanged.
   EXPECT_EQ(gemm_sm90_heuristic({256, 1536, 4096, 1}, 132).tile_n, 48);
+  EXPECT_FALSE(gemm_sm90_heuristic({256, 1536, 4096, 1}, 132).swap_ab);
+}
+
+// The swapped 128 x 48 tile takes M in steps of 48 where a 64-row tile would be chosen: 129 rows
+// in three of its column blocks (144) instead of three 64-row blocks (192, the last holding one
+// row), split over the kernel's view. Not where A and B may not be swapped, not in place of a
+// 128-row tile, and not over more than one wave.
+TEST(GemmHeuristic, SwappedTile48StepsMBy48InPlaceOf64RowTiles) {
+  const GemmSm90Config c = gemm_sm90_heuristic({129, 1024, 8192, 1}, 132);
+  EXPECT_TRUE(c.swap_ab);
+  EXPECT_EQ(c.tile_m, 128);
+  EXPECT_EQ(c.tile_n, 48);
+  EXPECT_EQ(c.cluster_m, 1);
+  EXPECT_EQ(c.splits, gemm_sm90_split_k({129, 1024, 8192, 1}, c, 132));
+  EXPECT_GT(c.splits, 1);  // 24 tiles: the stream model's plan fills the SMs
+  EXPECT_EQ(gemm_sm90_heuristic({288, 1024, 8192, 1}, 132).swap_ab, true);  // 6 column blocks of 48, exactly
+  const GemmSm90Config unswapped = gemm_sm90_heuristic({129, 1024, 8192, 1}, 132, {.may_swap_ab = false});
+  EXPECT_FALSE(unswapped.swap_ab);
+  EXPECT_EQ(unswapped.tile_m, 64);
+  EXPECT_FALSE(gemm_sm90_heuristic({1024, 1024, 8192, 1}, 132).swap_ab);   // 128-row tiles
+  EXPECT_FALSE(gemm_sm90_heuristic({320, 12288, 4096, 1}, 132).swap_ab);  // several waves
+  // It is a compiled variant of the launcher's table.
+  bool listed = false;
+  for (const GemmSm90Config& v : kGemmSm90Configs) listed |= v.swap_ab && v.tile_n == 48 && v.tile_m == 128 && v.stages == c.stages;
+  EXPECT_TRUE(listed);
 }
 
 // The launcher dispatches on gemm_sm90_variant_key: one key per compiled variant, and none for a

@@ -231,12 +231,13 @@ TEST(GemmSm90, DecodeSplitsMatchTheReference) {
 // transposed, batches with padded leading dimensions, f32 and f16 out, fewer rows than the tile.
 TEST(GemmSm90, SwappedOperandsMatchTheReference) {
   CUTE_DSL_REQUIRE_GPU(90);
-  // Per tile: the split decode shape's rows, columns and splits, then the ragged-row counts.
+  // Per tile: its stages, the split shape's rows, columns and splits, then the ragged-row counts
+  // (the 48-column tile: M past two of its columns blocks, ragged in both).
   struct Case {
-    int tile_n, rows, cols, splits, ragged_beta, ragged_f16;
+    int tile_n, stages, rows, cols, splits, ragged_beta, ragged_f16;
   };
-  for (const Case c : {Case{16, 1, 2048, 8, 13, 20}, Case{32, 24, 4096, 4, 17, 31}}) {
-    const GemmSm90Config swap{c.tile_n, 10, 1, false, 128, 0, true};
+  for (const Case c : {Case{16, 10, 1, 2048, 8, 13, 20}, Case{32, 10, 24, 4096, 4, 17, 31}, Case{48, 8, 129, 1024, 4, 61, 97}}) {
+    const GemmSm90Config swap{c.tile_n, c.stages, 1, false, 128, 0, true};
     GemmSm90Config split = swap;
     split.splits = c.splits;
     run_case<__nv_bfloat16, __nv_bfloat16>({c.rows, c.cols, 4096, 1, 1.f, 0.f}, split);

@@ -70,11 +70,13 @@ CUTE_DSL_HOST_DEVICE constexpr int gemm_sm90_variant_key(const GemmSm90Config& c
 // (1024 x 1536: 128 CTAs instead of 96; "Session 21"). The 128 x 160 (180 KiB in 5 stages) and
 // 128 x 224 (176 KiB in 4) tiles refine the 128 x 192 and 128 x 256 tiles' single wave the same
 // way ("Session 22"); with the 16-bit epilogue's 16 KiB of static shared memory neither has room
-// for one more stage.
+// for one more stage. The swapped 128 x 48 tile (176 KiB in 8 stages) holds 48 rows of M where a
+// 64-row tile would hold 64 (two consumers of 64 x 24 each): M in steps of 48 instead of 64, and
+// each consumer's wgmma 48 columns wide instead of 24 ("Session 25").
 inline constexpr GemmSm90Config kGemmSm90Configs[] = {
     {256, 4, 2}, {256, 4, 1}, {192, 4, 1}, {128, 6, 2}, {128, 6, 1}, {64, 8, 1}, {128, 6, 2, true},
     {64, 12, 1, false, 64}, {128, 8, 1, false, 64}, {16, 10, 1, false, 128, 0, true}, {48, 14, 1, false, 64}, {32, 10, 1, false, 128, 0, true},
-    {96, 7, 1}, {160, 5, 1}, {224, 4, 1}};
+    {96, 7, 1}, {160, 5, 1}, {224, 4, 1}, {48, 8, 1, false, 128, 0, true}};
 inline constexpr int kGemmSm90ConfigCount = int(sizeof(kGemmSm90Configs) / sizeof(kGemmSm90Configs[0]));
 
 // Split-K tiles whose splits share the reduction (gemm_sm90.hpp, reduce_split): cooperative

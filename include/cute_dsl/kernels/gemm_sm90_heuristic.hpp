@@ -336,8 +336,9 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GemmLaunchF
     return best;
   }
   struct Candidate {
-    int tile_m, tile_n, stages;
+    int tile_m, tile_n, stages;  // rows of M and columns of N per tile
     double efficiency;
+    bool swapped = false;  // the swapped kernel's 128 x tile_m tile over N x M (swap_ab)
   };
   // The 128 x 192 tile runs as fast per flop as the 128 x 256 one (H100, 2026-11-26: 8192^3 1375
   // us against 1463 for 128 x 256 in clusters of 2; cuBLAS 1366); it fills waves where the wide
@@ -361,16 +362,29 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GemmLaunchF
   // wave of them holds the output and fills more of the SMs (534 x 3584 x 8192: 115 tiles of
   // 128 x 160 against 95 of 128 x 192, 56.9 us against 66.1; 330 x 9472 x 8192: 129 of 128 x 224
   // against 111 of 128 x 256, 84.8 against 92.2; H200 2026-11-28, bench/results/gemm_tile160_224_h200_2026-11-28.txt).
+  // The swapped 128 x 48 tile (swap_ab: the kernel's 128 rows are N, its 48 columns M; 0.65), in
+  // place of a 64-row tile where its cost is lower: it steps M by 48 instead of 64, and each of its
+  // consumers runs a 64 x 48 wgmma where a 64-row tile's consumers split 48 or 64 columns in halves.
+  // Not against 128-row tiles: there it won and lost alike (H200, 2026-11-29, 139 shapes it moved
+  // from any tile: 0.992x the time, 400 x 1536 x 4096 +11%, 615 x 640 x 10872 +26%). In place of
+  // the 64-row tiles, on 53 shapes that rule moves (1440-shape grid and 4000 random shapes, not the
+  // ones it was fitted on): 0.951x the time in geomean, 35 faster by > 2%, 12 slower (170 x 1472 x
+  // 9288 +13%; unmoved shapes of the same run spread +-7%), 0.82x -> 0.86x of cuBLAS; 129 x 1024 x
+  // 8192 20.7 -> 16.7 us, 131 x 984 x 11640 31.5 -> 24.3 (bench/results/gemm_swap48_h200_2026-11-29.txt).
   const Candidate candidates[] = {{128, 256, 4, 1.0}, {128, 224, 4, 0.95}, {128, 192, 4, 1.0}, {128, 160, 5, 0.95}, {128, 128, 6, 0.9},
-                                  {128, 96, 7, 0.8},  {128, 64, 8, 0.75},  {64, 128, 8, 0.65}, {64, 64, 12, 0.6},   {64, 48, 14, 0.5}};
+                                  {128, 96, 7, 0.8},  {128, 64, 8, 0.75},  {64, 128, 8, 0.65}, {64, 64, 12, 0.6},   {64, 48, 14, 0.5},
+                                  {48, 128, 8, 0.65, true}};
   // The 160- and 224-column tiles refine a wider tile's wave (see after the loop).
   const auto refines_wider = [](int tile_n) { return tile_n % 64 == 32 && tile_n > 128; };
   GemmSm90Config best{}, base{};  // base: the best without them
   double best_cost = 0, base_cost = 0;
   for (const Candidate& c : candidates) {
-    const GemmSm90Config config{c.tile_n, c.stages, 1, false, c.tile_m};
-    if (!gemm_sm90_config_supports(config, major_b)) continue;
+    const GemmSm90Config config =
+        c.swapped ? GemmSm90Config{c.tile_m, c.stages, 1, false, c.tile_n, 0, true} : GemmSm90Config{c.tile_n, c.stages, 1, false, c.tile_m};
+    if (!gemm_sm90_config_supports(config, major_b, major_a)) continue;
     const long long tiles = gemm_sm90_tiles(s, c.tile_m, c.tile_n);
+    // (The swapped tile comes last: `best` is then the best of the others.)
+    if (c.swapped && (!may_swap_ab || tiles > sm_count || best.tile_m != 64)) continue;
     // The 192-wide tile fills waves; where tiles fill less than half of one, split-K decides
     // between the wide tile split and a narrow one whole, and the 192-wide tile split 2 ways lost
     // to the 128 x 128 one whole (1024 x 1536 x 4096: 38.9 vs 35.1 us, H100).
@@ -396,12 +410,14 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GemmLaunchF
     // moved 4096 x 1536 x 4096 from 128 x 128 (74 us) to a clustered 128 x 256 (119 us).
     const double rows = gemm_sm90_rows_held(s.m, c.tile_m);
     const bool shared = gemm_sm90_shares_split_reduction(config);
-    const GemmSplitPlan few =
-        tiles * 2 <= sm_count ? gemm_sm90_split_plan(tiles, s.k, sm_count, 32, rows, shared) : GemmSplitPlan{1, tiles};
+    const GemmSplitPlan few = c.swapped              ? gemm_sm90_plan_splits(s, config, sm_count)
+                              : tiles * 2 <= sm_count ? gemm_sm90_split_plan(tiles, s.k, sm_count, 32, rows, shared)
+                                                      : GemmSplitPlan{1, tiles};
     const double waves = gemm_sm90_split_waves(tiles, sm_count, s.k, few, rows, shared);
     // The last row block's rows past M that its A boxes hold: its CTAs' TMA writes them as zeros
     // into shared memory for every k-block of their split, at kGemmFillCostPerRow area units per row.
-    const double fill_rows = gemm_sm90_fill_rows(s.m, c.tile_m, gemm_sm90_box_rows_a(c.tile_m, major_a));
+    const double fill_rows =
+        c.swapped ? gemm_sm90_fill_rows(s.n, c.tile_n, gemm_sm90_box_rows_a(c.tile_n)) : gemm_sm90_fill_rows(s.m, c.tile_m, gemm_sm90_box_rows_a(c.tile_m, major_a));
     const double fill = fill_rows * kGemmFillCostPerRow / few.splits;
     const double cost = waves * c.tile_m * c.tile_n / c.efficiency + fill;
     if (best.tile_n == 0 || cost < best_cost) {
@@ -418,6 +434,10 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GemmLaunchF
   // narrower tile won (6638 x 304 x 256: 128 x 64 in 260 tiles 9.2 us, 128 x 160 in 104 10.1; same
   // file): the persistent CTAs of a second wave load while the first stores.
   if (refines_wider(best.tile_n) && base.tile_n < best.tile_n) best = base;
+  if (best.swap_ab) {  // one wave of the swapped tile: no clusters; its split from the kernel's view
+    best.splits = gemm_sm90_split_k(s, best, sm_count);
+    return best;
+  }
   // Clusters of 2 (B multicast to both CTAs) pay off for the 128 x 256 tile once tiles queue up
   // behind each other (several waves); in a single wave they only constrain placement. For the
   // 128 x 128 tile they cost more than the B traffic they save (H100, 2026-11-25: 8192^3 478 vs

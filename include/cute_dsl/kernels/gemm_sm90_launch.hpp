@@ -373,6 +373,7 @@ cudaError_t gemm_sm90_variant(const GemmSm90Arguments<TA, TD>& args, cudaStream_
       switch (gemm_sm90_variant_key(config)) {
         case gemm_sm90_variant_key({16, 10, 1}): return detail::gemm_sm90_launch<TA, TD, MajorB, MajorA, 16, 10, 1, false, 128, true, Fusion, true>(t, stream, GemmSplitAsk(config));
         case gemm_sm90_variant_key({32, 10, 1}): return detail::gemm_sm90_launch<TA, TD, MajorB, MajorA, 32, 10, 1, false, 128, true, Fusion, true>(t, stream, GemmSplitAsk(config));
+        case gemm_sm90_variant_key({48, 8, 1}): return detail::gemm_sm90_launch<TA, TD, MajorB, MajorA, 48, 8, 1, false, 128, true, Fusion, true>(t, stream, GemmSplitAsk(config));
         default: return cudaErrorInvalidValue;
       }
     }
