@@ -190,6 +190,25 @@ TEST(GemmHeuristic, SwappedTile48StepsMBy48InPlaceOf64RowTiles) {
   EXPECT_TRUE(listed);
 }
 
+// Short K over 2..16 waves of 128 x 128 tiles: that tile, its fixed costs per tile measured lower
+// than the wider tiles'. Not at K above 1536, not in one wave, not over more than 16 waves.
+TEST(GemmHeuristic, ShortKOverAFewWavesTakes128x128Tiles) {
+  EXPECT_TRUE(gemm_sm90_short_k_waves(512, 2 * 132, 132));
+  EXPECT_TRUE(gemm_sm90_short_k_waves(1536, 16 * 132, 132));
+  EXPECT_FALSE(gemm_sm90_short_k_waves(1537, 4 * 132, 132));
+  EXPECT_FALSE(gemm_sm90_short_k_waves(512, 2 * 132 - 1, 132));
+  EXPECT_FALSE(gemm_sm90_short_k_waves(512, 16 * 132 + 1, 132));
+  for (const GemmShape s : {GemmShape{2494, 4352, 512, 1}, GemmShape{1951, 8128, 1088, 1}, GemmShape{11332, 2888, 256, 1}}) {
+    const GemmSm90Config c = gemm_sm90_heuristic(s, 132);
+    EXPECT_EQ(c.tile_m, 128) << s.m << "x" << s.n << "x" << s.k;
+    EXPECT_EQ(c.tile_n, 128) << s.m << "x" << s.n << "x" << s.k;
+    EXPECT_EQ(c.cluster_m, 1) << s.m << "x" << s.n << "x" << s.k;
+  }
+  EXPECT_NE(gemm_sm90_heuristic({240, 28672, 2048, 1}, 132).tile_n, 128);  // K = 2048
+  EXPECT_NE(gemm_sm90_heuristic({8192, 8192, 1024, 1}, 132).tile_n, 128);  // 31 waves
+  EXPECT_NE(gemm_sm90_heuristic({1024, 1536, 1024, 1}, 132).tile_n, 128);  // one wave: 128 x 96
+}
+
 // The launcher dispatches on gemm_sm90_variant_key: one key per compiled variant, and none for a
 // configuration it does not compile (tile_n 49 with 4 stages once encoded like 48 with 14).
 TEST(GemmSm90Config, VariantKeysAreDistinctAndRefuseWhatIsOutOfRange) {

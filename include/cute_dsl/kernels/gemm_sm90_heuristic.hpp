@@ -132,6 +132,21 @@ inline GemmSplitPlan gemm_sm90_stream_plan(long long tiles, int k, long long clu
   plan.splits = sk.pieces_per_tile(), plan.split_from = tiles - tail, plan.stream_ranges = int(ranges);
   return plan;
 }
+// Short K over a few waves: the 128 x 128 tile's efficiency there (gemm_sm90_heuristic), where a
+// tile's fixed costs -- the ring's first loads, the epilogue -- weigh most: its 6 stages hold 3/4
+// of a K = 512 tile's k-blocks while the CTA's previous tile stores (the 192- and 256-wide tiles' 4:
+// half), and its tiles cut the last wave finer. Measured, not derived (H200, 2026-11-29, calls 13-14
+// of bench/results/gemm_swap48_h200_2026-11-29.txt): at K <= 1536 over 2..16 waves of 128 x 128
+// tiles, taking it in place of the 128 x 192 / 224 / 256 tiles chosen at efficiency 1.0 ran 0.980x
+// the time on the 57 shapes it was fitted on (1951 x 8128 x 1088 66.7 -> 58.3 us, 11332 x 2888 x 256
+// 48.4 -> 42.1, 2494 x 4352 x 512 30.5 -> 27.5; two +2%) and 0.990x on 93 other shapes, none slower
+// by > 2% (2867 x 4456 x 320 28.6 -> 24.5). Not beyond: at K = 1537..2048 it lost on 6 of 17 (240 x
+// 28672 x 2048 +10%), in one wave to the 128 x 96 tile (1000 x 1536 x 2048 +13%), and past ~20 waves
+// it gained nothing (8192 x 8192 x 1024 +3.3%, 16384 x 4096 x 512 +5.2%).
+inline constexpr double kGemmShortKEfficiency128 = 1.1;
+inline bool gemm_sm90_short_k_waves(int k, long long tiles, int sm_count) {
+  return k <= 1536 && tiles >= 2LL * sm_count && tiles <= 16LL * sm_count;
+}
 // The time of a split tile, in tiles' time; `rows`: the fraction of the tile's rows in the output.
 inline double gemm_sm90_split_tile_time(int splits, int k, double rows = 1.0, bool shared = false) {
   const double reads = shared && gemm_sm90_shares_split_reduction(128, kGemmSharedSplitMinN, false, splits, rows >= 1.0) ? kGemmSharedSplitReads : splits;
@@ -419,7 +434,8 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GemmLaunchF
     const double fill_rows =
         c.swapped ? gemm_sm90_fill_rows(s.n, c.tile_n, gemm_sm90_box_rows_a(c.tile_n)) : gemm_sm90_fill_rows(s.m, c.tile_m, gemm_sm90_box_rows_a(c.tile_m, major_a));
     const double fill = fill_rows * kGemmFillCostPerRow / few.splits;
-    const double cost = waves * c.tile_m * c.tile_n / c.efficiency + fill;
+    const double efficiency = c.tile_m == 128 && c.tile_n == 128 && gemm_sm90_short_k_waves(s.k, tiles, sm_count) ? kGemmShortKEfficiency128 : c.efficiency;
+    const double cost = waves * c.tile_m * c.tile_n / efficiency + fill;
     if (best.tile_n == 0 || cost < best_cost) {
       best_cost = cost;
       best = config;
