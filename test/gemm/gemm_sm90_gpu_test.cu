@@ -232,7 +232,7 @@ TEST(GemmSm90, DecodeSplitsMatchTheReference) {
 TEST(GemmSm90, SwappedOperandsMatchTheReference) {
   CUTE_DSL_REQUIRE_GPU(90);
   // Per tile: its stages, the split shape's rows, columns and splits, then the ragged-row counts
-  // (the 48-column tile: M past two of its columns blocks, ragged in both).
+  // (the 48-column tile: M past two of its column blocks, ragged in both).
   struct Case {
     int tile_n, stages, rows, cols, splits, ragged_beta, ragged_f16;
   };
