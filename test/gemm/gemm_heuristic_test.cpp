@@ -184,6 +184,11 @@ TEST(GemmHeuristic, SwappedTile48StepsMBy48InPlaceOf64RowTiles) {
   EXPECT_EQ(unswapped.tile_m, 64);
   EXPECT_FALSE(gemm_sm90_heuristic({1024, 1024, 8192, 1}, 132).swap_ab);   // 128-row tiles
   EXPECT_FALSE(gemm_sm90_heuristic({320, 12288, 4096, 1}, 132).swap_ab);  // several waves
+  // Not where it would split fewer ways than the 64-row tile (64 x 128 split 3 ways; swapped: 2).
+  const GemmSm90Config fewer = gemm_sm90_heuristic({170, 1472, 9288, 1}, 132);
+  EXPECT_FALSE(fewer.swap_ab);
+  EXPECT_EQ(fewer.tile_m, 64);
+  EXPECT_EQ(fewer.splits, 3);
   // It is a compiled variant of the launcher's table.
   bool listed = false;
   for (const GemmSm90Config& v : kGemmSm90Configs) listed |= v.swap_ab && v.tile_n == 48 && v.tile_m == 128 && v.stages == c.stages;

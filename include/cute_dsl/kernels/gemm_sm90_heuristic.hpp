@@ -382,10 +382,12 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GemmLaunchF
   // consumers runs a 64 x 48 wgmma where a 64-row tile's consumers split 48 or 64 columns in halves.
   // Not against 128-row tiles: there it won and lost alike (H200, 2026-11-29, 139 shapes it moved
   // from any tile: 0.992x the time, 400 x 1536 x 4096 +11%, 615 x 640 x 10872 +26%). In place of
-  // the 64-row tiles, on 53 shapes that rule moves (1440-shape grid and 4000 random shapes, not the
-  // ones it was fitted on): 0.951x the time in geomean, 35 faster by > 2%, 12 slower (170 x 1472 x
-  // 9288 +13%; unmoved shapes of the same run spread +-7%), 0.82x -> 0.86x of cuBLAS; 129 x 1024 x
-  // 8192 20.7 -> 16.7 us, 131 x 984 x 11640 31.5 -> 24.3 (bench/results/gemm_swap48_h200_2026-11-29.txt).
+  // the 64-row tiles, on 53 shapes that rule moved (1440-shape grid and 4000 random shapes, not the
+  // ones it was fitted on; call 10): 0.951x the time in geomean, 35 faster by > 2%, 12 slower
+  // (unmoved shapes of the same run spread +-7%); without the 5 of them that split fewer ways (see
+  // below), 48 shapes at 0.941x, 34 faster, 9 slower (176 x 1536 x 4096 +8%), 0.82x -> 0.87x of
+  // cuBLAS; 129 x 1024 x 8192 20.7 -> 16.7 us, 131 x 984 x 11640 31.5 -> 24.3
+  // (bench/results/gemm_swap48_h200_2026-11-29.txt).
   const Candidate candidates[] = {{128, 256, 4, 1.0}, {128, 224, 4, 0.95}, {128, 192, 4, 1.0}, {128, 160, 5, 0.95}, {128, 128, 6, 0.9},
                                   {128, 96, 7, 0.8},  {128, 64, 8, 0.75},  {64, 128, 8, 0.65}, {64, 64, 12, 0.6},   {64, 48, 14, 0.5},
                                   {48, 128, 8, 0.65, true}};
@@ -393,6 +395,7 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GemmLaunchF
   const auto refines_wider = [](int tile_n) { return tile_n % 64 == 32 && tile_n > 128; };
   GemmSm90Config best{}, base{};  // base: the best without them
   double best_cost = 0, base_cost = 0;
+  int best_splits = 1;  // the split `best` was priced at
   for (const Candidate& c : candidates) {
     const GemmSm90Config config =
         c.swapped ? GemmSm90Config{c.tile_m, c.stages, 1, false, c.tile_n, 0, true} : GemmSm90Config{c.tile_n, c.stages, 1, false, c.tile_m};
@@ -428,6 +431,11 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GemmLaunchF
     const GemmSplitPlan few = c.swapped              ? gemm_sm90_plan_splits(s, config, sm_count)
                               : tiles * 2 <= sm_count ? gemm_sm90_split_plan(tiles, s.k, sm_count, 32, rows, shared)
                                                       : GemmSplitPlan{1, tiles};
+    // Nor where it would split fewer ways than the 64-row tile: each CTA then runs a longer K range
+    // of a tile about as large. Of the six such shapes of calls 9-10 (a 64 x 128 tile split 3 ways
+    // against the swapped one split 2), four ran 4-15% slower (189 x 1624 x 12408 +15%, 170 x 1472 x
+    // 9288 +13%), two within 3%.
+    if (c.swapped && few.splits < best_splits) continue;
     const double waves = gemm_sm90_split_waves(tiles, sm_count, s.k, few, rows, shared);
     // The last row block's rows past M that its A boxes hold: its CTAs' TMA writes them as zeros
     // into shared memory for every k-block of their split, at kGemmFillCostPerRow area units per row.
@@ -439,6 +447,7 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GemmLaunchF
     if (best.tile_n == 0 || cost < best_cost) {
       best_cost = cost;
       best = config;
+      best_splits = few.splits;
     }
     if (!refines_wider(c.tile_n) && (base.tile_n == 0 || cost < base_cost)) {
       base_cost = cost;
