@@ -395,7 +395,6 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GemmLaunchF
   const auto refines_wider = [](int tile_n) { return tile_n % 64 == 32 && tile_n > 128; };
   GemmSm90Config best{}, base{};  // base: the best without them
   double best_cost = 0, base_cost = 0;
-  int best_splits = 1;  // the split `best` was priced at
   for (const Candidate& c : candidates) {
     const GemmSm90Config config =
         c.swapped ? GemmSm90Config{c.tile_m, c.stages, 1, false, c.tile_n, 0, true} : GemmSm90Config{c.tile_n, c.stages, 1, false, c.tile_m};
@@ -435,7 +434,7 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GemmLaunchF
     // of a tile about as large. Of the six such shapes of calls 9-10 (a 64 x 128 tile split 3 ways
     // against the swapped one split 2), four ran 4-15% slower (189 x 1624 x 12408 +15%, 170 x 1472 x
     // 9288 +13%), two within 3%.
-    if (c.swapped && few.splits < best_splits) continue;
+    if (c.swapped && few.splits < gemm_sm90_split_k(s, best, sm_count)) continue;
     const double waves = gemm_sm90_split_waves(tiles, sm_count, s.k, few, rows, shared);
     // The last row block's rows past M that its A boxes hold: its CTAs' TMA writes them as zeros
     // into shared memory for every k-block of their split, at kGemmFillCostPerRow area units per row.
@@ -447,7 +446,6 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GemmLaunchF
     if (best.tile_n == 0 || cost < best_cost) {
       best_cost = cost;
       best = config;
-      best_splits = few.splits;
     }
     if (!refines_wider(c.tile_n) && (base.tile_n == 0 || cost < base_cost)) {
       base_cost = cost;
