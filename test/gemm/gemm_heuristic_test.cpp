@@ -388,6 +388,24 @@ TEST(GemmHeuristic, HugeKSplitsRunInClustersOfTwo) {
   EXPECT_EQ(gemm_sm90_heuristic({256, 4096, 4096, 1}, 132).cluster_m, 1);    // splits shorter than 4096
 }
 
+// Shorter splits (32..63 k-blocks each) pair up in clusters of 2 too, where the row blocks pair
+// exactly and N spans 4 or more tiles (bench/results/gemm_split_clusters_h200_2026-11-29.txt).
+TEST(GemmHeuristic, PairedRowBlocksClusterShorterSplits) {
+  for (const GemmShape s : {GemmShape{486, 960, 15272, 1}, GemmShape{129, 1992, 13176, 1}}) {
+    const GemmSm90Config c = gemm_sm90_heuristic(s, 132);
+    EXPECT_EQ(c.cluster_m, 2) << s.m << " x " << s.n << " x " << s.k;
+    EXPECT_GT(c.splits, 1) << s.m << " x " << s.n << " x " << s.k;
+    EXPECT_LT(s.k / c.splits, kGemmClusteredSplitMinK) << s.m << " x " << s.n << " x " << s.k;
+    EXPECT_GE(s.k / c.splits, kGemmClusteredSplitMinKPaired) << s.m << " x " << s.n << " x " << s.k;
+  }
+  const GemmSm90Config odd = gemm_sm90_heuristic({261, 1800, 15824, 1}, 132);  // 3 row blocks
+  EXPECT_EQ(odd.cluster_m, 1);
+  EXPECT_LT(15824 / odd.splits, kGemmClusteredSplitMinK);
+  const GemmSm90Config narrow = gemm_sm90_heuristic({1698, 368, 9120, 1}, 132);  // 3 column tiles
+  EXPECT_EQ(narrow.cluster_m, 1);
+  EXPECT_GT(narrow.splits, 1);
+}
+
 // The GPU test's 7-way split (DecodeSplitsMatchTheReference): a cap of 7 is taken whole.
 TEST(GemmHeuristic, DecodeSplitCapIsTaken) {
   EXPECT_EQ(gemm_sm90_plan_splits({1, 64, 65536, 1}, {64, 12, 1, false, 64}, 132, 7).splits, 7);

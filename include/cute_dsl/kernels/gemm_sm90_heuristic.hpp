@@ -111,8 +111,12 @@ inline int gemm_sm90_fill_rows(int m, int tile_m, int box_rows) {
   return (last + box_rows - 1) / box_rows * box_rows - last;
 }
 // A split tile runs in clusters of 2 (B multicast) where each split's K range is at least this
-// long (gemm_sm90_heuristic): 64 k-blocks.
+// long (gemm_sm90_heuristic): 64 k-blocks ...
 inline constexpr int kGemmClusteredSplitMinK = 4096;
+// ... or at least this long (32 k-blocks) where the row blocks pair up exactly (an even count: no
+// cluster CTA runs past M) and N spans at least kGemmClusteredSplitMinColumnTiles tiles.
+inline constexpr int kGemmClusteredSplitMinKPaired = 2048;
+inline constexpr int kGemmClusteredSplitMinColumnTiles = 4;
 struct GemmSplitPlan {
   int splits = 1;            // ranges per split tile (1: none); stream-K: workspace slots per tile
   long long split_from = 0;  // the first split tile (tiles before it run whole)
@@ -492,11 +496,21 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GemmLaunchF
     // clusters of 2 halve B's share of it (H100, 2026-11-27, bench/results/gemm_huge_k_clusters_h100_2026-11-27.txt:
     // 1024 x 1024 x 32768 in 128 x 256 tiles split 4 ways 107-108 us in clusters of 2 against
     // 120-121 alone; 256 x 256 x 131072 in 128 x 128 tiles split 32 ways 69.6 against 73.6).
-    // Only where each split still runs 64 k-blocks or more: shorter splits are not bound by it.
+    // Only where each split still runs 64 k-blocks or more: shorter splits are not bound by it --
+    // except from 32 k-blocks on where the row blocks pair up exactly and N spans 4 or more tiles
+    // (H200, 2026-11-29, bench/results/gemm_split_clusters_h200_2026-11-29.txt: 44 fresh random
+    // shapes it moves, 0.917x the time, 31 faster by > 2%, 3 slower, the worst 1704 x 456 x 7536
+    // +8.5%; 129 x 1992 x 13176 44.2 -> 33.8 us, 486 x 960 x 15272 50.0 -> 41.8). Not for an odd
+    // count, whose last cluster runs a CTA past M: the same run's 20 such moves 0.978x, 6 slower by
+    // up to 8.6%. Nor for N of 1-3 tiles: the first probe's 4 such moves all ran 2-9% slower.
+    const auto pairs_shorter_splits = [&](int splits) {
+      return s.k / splits >= kGemmClusteredSplitMinKPaired && row_blocks % 2 == 0 &&
+             (s.n + best.tile_n - 1) / best.tile_n >= kGemmClusteredSplitMinColumnTiles;
+    };
     GemmSm90Config clustered = best;
     clustered.cluster_m = 2;
     if (const GemmSplitPlan plan = gemm_sm90_plan_splits(s, clustered, sm_count);
-        plan.splits > 1 && plan.split_from == 0 && s.k / plan.splits >= kGemmClusteredSplitMinK) {
+        plan.splits > 1 && plan.split_from == 0 && (s.k / plan.splits >= kGemmClusteredSplitMinK || pairs_shorter_splits(plan.splits))) {
       clustered.splits = plan.splits;  // the plan just made: not asked for again below
       return clustered;
     }
