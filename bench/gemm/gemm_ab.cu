@@ -23,6 +23,8 @@
 // on the first tile only (K = 64: the same kernel, a few KB of the operands), so that its code, not
 // its data, is back in L2 and the instruction caches: cold minus warm is what fetching the kernel's
 // code costs a launch after a flush. GEMM_AB_NO_FLUSH=1 skips the flush (both libraries warm).
+// GEMM_AB_UNALIGNED=stage|copy: operands a tensor map cannot describe (K off 8) staged into aligned rows
+// first, or read in place by the copy mainloop (unset: the launcher's model decides).
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
 #include <cute_dsl/kernels/gemm_sm90_launch.hpp>
@@ -74,6 +76,16 @@ int run_shape(const char* tag, std::array<int, 3> s, float beta, kernels::GemmSm
   kernels::GemmSm90Arguments<bf16, TD> args{};
   args.shape = {m, n, k, 1}; args.a = a; args.lda = ld; args.b = b; args.ldb = ld; args.d = d; args.ldd = n;
   args.beta = beta; args.c = c; args.ldc = n;
+  // GEMM_AB_UNALIGNED=stage|copy: how operands a tensor map cannot describe (K off 8) are read --
+  // staged into aligned rows first, or in place by the copy mainloop (default: the launcher's model).
+  if (const char* u = std::getenv("GEMM_AB_UNALIGNED"); u != nullptr && *u != 0) {
+    if (std::string(u) == "stage") args.unaligned = kernels::GemmSm90Unaligned::stage;
+    else if (std::string(u) == "copy") args.unaligned = kernels::GemmSm90Unaligned::copy_mainloop;
+    else {
+      std::fprintf(stderr, "ERROR: GEMM_AB_UNALIGNED: expected stage or copy, got '%s'\n", u);
+      std::exit(2);
+    }
+  }
   const cudaDataType_t out = std::is_same_v<TD, float> ? CUDA_R_32F : CUDA_R_16BF;
   // In turns (default): each iteration times one call of each library, the order swapped every
   // iteration, so both meet the same clocks (the power cap slows the card within ~100 ms of a heavy

@@ -389,7 +389,7 @@ TEST(GemmHeuristic, HugeKSplitsRunInClustersOfTwo) {
 }
 
 // Shorter splits (32..63 k-blocks each) pair up in clusters of 2 too, where the row blocks pair
-// exactly and N spans 4 or more tiles (bench/results/gemm_split_clusters_h200_2026-11-29.txt).
+// exactly and N spans 4 or more tiles (bench/results/gemm_session26_h200_2026-11-29.txt).
 TEST(GemmHeuristic, PairedRowBlocksClusterShorterSplits) {
   for (const GemmShape s : {GemmShape{486, 960, 15272, 1}, GemmShape{129, 1992, 13176, 1}}) {
     const GemmSm90Config c = gemm_sm90_heuristic(s, 132);

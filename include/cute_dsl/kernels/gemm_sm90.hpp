@@ -200,6 +200,11 @@ struct NoAccumulatorStart {
   CUTE_DSL_DEVICE void operator()(Acc&) const {}
 };
 
+// consume_k_loop's default: nothing between the last issue and the wait for it.
+struct NoAfterIssue {
+  CUTE_DSL_DEVICE void operator()() const {}
+};
+
 // The wgmma K loop of one tile for one consumer warpgroup: acc = A_tile * B_tile^T over every
 // k-block, reading the ring's stages in order. One batch of wgmma stays in flight; the stage
 // before it is released (by `releaser`, one thread of the warpgroup) once its batch completed.
@@ -207,11 +212,15 @@ struct NoAccumulatorStart {
 // `start` (when `started`): the accumulators' starting values, added by start(acc) into zeros
 // before the first k-block, whose product is then accumulated onto them (a ring source: the
 // peers' partials). Called here, at the first iteration: zeroing and adding before the call
-// instead made ptxas serialise every wgmma of the kernel (C7515, CUDA 13.0).
+// instead made ptxas serialise every wgmma of the kernel (C7515, CUDA 13.0). `after_issue()` runs
+// once the last batch is issued, before the wait for it (ping-pong: the other consumer's turn, so
+// that its wgmma queue behind this batch instead of after it drained).
 // @pre k_tiles >= 1 when started
-template <class Mma, class Ring, class State, class FragA, class FragB, class Acc, class Start = NoAccumulatorStart>
+template <class Mma, class Ring, class State, class FragA, class FragB, class Acc, class Start = NoAccumulatorStart,
+          class AfterIssue = NoAfterIssue>
 CUTE_DSL_DEVICE void consume_k_loop(Mma mma, const Ring& ring, State& state, FragA const& tCrA, FragB const& tCrB, Acc& acc,
-                                    int k_tiles, bool releaser, bool started = false, Start const& start = {}) {
+                                    int k_tiles, bool releaser, bool started = false, Start const& start = {},
+                                    AfterIssue const& after_issue = {}) {
   mma.accumulate = 0;  // the first k-block overwrites: no zero fill of the accumulators
   State reading = state;  // the oldest stage whose wgmma may still be reading it
   auto k_block = [&](int kt) {
@@ -244,6 +253,7 @@ CUTE_DSL_DEVICE void consume_k_loop(Mma mma, const Ring& ring, State& state, Fra
     }
   }
   for (; kt < k_tiles; ++kt) k_block(kt);
+  after_issue();
   warpgroup_wait<0>();
   CUTE_DSL_UNROLL
   for (int i = 0; i < int(size(acc)); ++i) warpgroup_fence_operand(acc(i));
@@ -966,12 +976,12 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
           add_ring_sources<TD, TileN, true>(ring, source_state, smem.b.tensor(), a, tCcC, TileM / GemmSm90Source<TD, TileN>::kRows, consumer,
                                       thread_in_wg, kSourceBarrier + consumer, p.epilogue.beta / p.epilogue.alpha);
         });
+      } else if constexpr (PingPong) {  // the other consumer's K loop may start once this one's last batch is issued
+        consume_k_loop(mma, ring, state, tCrA, tCrB, acc, work_k_tiles, thread_in_wg == 0, false, NoAccumulatorStart{},
+                       [&] { arch::mbarrier_arrive(&smem.turn[1 - consumer]); });
+        ++my_tiles;
       } else {
         consume_k_loop(mma, ring, state, tCrA, tCrB, acc, work_k_tiles, thread_in_wg == 0);
-      }
-      if constexpr (PingPong) {
-        arch::mbarrier_arrive(&smem.turn[1 - consumer]);  // the other consumer's K loop may start
-        ++my_tiles;
       }
       if (SplitK && work.splits > 1) {
         constexpr int kGroup = PingPong ? 128 : 256;  // the threads that computed this unit

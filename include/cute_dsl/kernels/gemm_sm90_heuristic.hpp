@@ -498,7 +498,7 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GemmLaunchF
     // 120-121 alone; 256 x 256 x 131072 in 128 x 128 tiles split 32 ways 69.6 against 73.6).
     // Only where each split still runs 64 k-blocks or more: shorter splits are not bound by it --
     // except from 32 k-blocks on where the row blocks pair up exactly and N spans 4 or more tiles
-    // (H200, 2026-11-29, bench/results/gemm_split_clusters_h200_2026-11-29.txt: 44 fresh random
+    // (H200, 2026-11-29, bench/results/gemm_session26_h200_2026-11-29.txt: 44 fresh random
     // shapes it moves, 0.917x the time, 31 faster by > 2%, 3 slower, the worst 1704 x 456 x 7536
     // +8.5%; 129 x 1992 x 13176 44.2 -> 33.8 us, 486 x 960 x 15272 50.0 -> 41.8). Not for an odd
     // count, whose last cluster runs a CTA past M: the same run's 20 such moves 0.978x, 6 slower by
