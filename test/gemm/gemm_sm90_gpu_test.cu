@@ -289,7 +289,7 @@ TEST(GemmSm90, StagingCopiesEveryRowOffsetExactly) {
     p.op[0] = gemm_stage_operand(src + c.offset, c.width, c.rows, c.batches, c.ld, c.batch_stride, 2);
     p.op[0].dst = dst;
     p.count = 1;
-    gemm_stage_operands_kernel<__nv_bfloat16><<<3, kGemmStageThreads>>>(p);  // few blocks: warps loop over rows
+    gemm_stage_operands_kernel<__nv_bfloat16><<<3, kGemmStageThreads>>>(p);  // few blocks: each thread loops
     ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
     std::vector<unsigned short> out(staged);
     ASSERT_EQ(cudaMemcpy(out.data(), dst, staged * 2, cudaMemcpyDeviceToHost), cudaSuccess);
