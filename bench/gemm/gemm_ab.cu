@@ -59,6 +59,16 @@ __global__ void max_diff(const TD* x, const TD* y, long long n, unsigned* out) {
   atomicMax(&out[1], __float_as_uint(r));
 }
 // One shape, D of type TD (bf16 or f32; C the same), cuBLAS and ours in turns: prints both medians.
+// GEMM_AB_UNALIGNED=stage|copy: how operands a tensor map cannot describe (K off 8) are read --
+// staged into aligned rows first, or in place by the copy mainloop (unset: the launcher's model).
+// Checked in main before any CUDA call; here only read.
+kernels::GemmSm90Unaligned unaligned_mode() {
+  const char* u = std::getenv("GEMM_AB_UNALIGNED");
+  if (u != nullptr && std::string(u) == "stage") return kernels::GemmSm90Unaligned::stage;
+  if (u != nullptr && std::string(u) == "copy") return kernels::GemmSm90Unaligned::copy_mainloop;
+  return kernels::GemmSm90Unaligned::automatic;
+}
+
 // `set` >= 0: print the buffer set, repeat, host enqueue time and range of each timing (-1: medians only).
 template <class TD>
 int run_shape(const char* tag, std::array<int, 3> s, float beta, kernels::GemmSm90Config config, cublasHandle_t h, void* flush, int set,
@@ -76,16 +86,7 @@ int run_shape(const char* tag, std::array<int, 3> s, float beta, kernels::GemmSm
   kernels::GemmSm90Arguments<bf16, TD> args{};
   args.shape = {m, n, k, 1}; args.a = a; args.lda = ld; args.b = b; args.ldb = ld; args.d = d; args.ldd = n;
   args.beta = beta; args.c = c; args.ldc = n;
-  // GEMM_AB_UNALIGNED=stage|copy: how operands a tensor map cannot describe (K off 8) are read --
-  // staged into aligned rows first, or in place by the copy mainloop (default: the launcher's model).
-  if (const char* u = std::getenv("GEMM_AB_UNALIGNED"); u != nullptr && *u != 0) {
-    if (std::string(u) == "stage") args.unaligned = kernels::GemmSm90Unaligned::stage;
-    else if (std::string(u) == "copy") args.unaligned = kernels::GemmSm90Unaligned::copy_mainloop;
-    else {
-      std::fprintf(stderr, "ERROR: GEMM_AB_UNALIGNED: expected stage or copy, got '%s'\n", u);
-      std::exit(2);
-    }
-  }
+  args.unaligned = unaligned_mode();
   const cudaDataType_t out = std::is_same_v<TD, float> ? CUDA_R_32F : CUDA_R_16BF;
   // In turns (default): each iteration times one call of each library, the order swapped every
   // iteration, so both meet the same clocks (the power cap slows the card within ~100 ms of a heavy
@@ -220,6 +221,10 @@ int main(int argc, char** argv) {
   }
   if (const char* w = std::getenv("GEMM_AB_WARM_CODE"); w != nullptr && std::string(w) == "1" && (config.tile_n == 0 || config.splits > 1)) {
     std::fprintf(stderr, "ERROR: GEMM_AB_WARM_CODE: needs an explicit, unsplit GEMM_AB_CONFIG (the first-tile launch must run the same kernel)\n");
+    return 1;
+  }
+  if (const char* u = std::getenv("GEMM_AB_UNALIGNED"); u != nullptr && *u != 0 && std::string(u) != "stage" && std::string(u) != "copy") {
+    std::fprintf(stderr, "ERROR: GEMM_AB_UNALIGNED: expected stage or copy, got '%s'\n", u);
     return 1;
   }
   const char* out = std::getenv("GEMM_AB_OUT");
