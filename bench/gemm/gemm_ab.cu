@@ -59,8 +59,7 @@ __global__ void max_diff(const TD* x, const TD* y, long long n, unsigned* out) {
   atomicMax(&out[1], __float_as_uint(r));
 }
 // One shape, D of type TD (bf16 or f32; C the same), cuBLAS and ours in turns: prints both medians.
-// GEMM_AB_UNALIGNED=stage|copy: how operands a tensor map cannot describe (K off 8) are read --
-// staged into aligned rows first, or in place by the copy mainloop (unset: the launcher's model).
+// GEMM_AB_UNALIGNED (see the top): the launcher's path for operands a tensor map cannot describe.
 // Checked in main before any CUDA call; here only read.
 kernels::GemmSm90Unaligned unaligned_mode() {
   const char* u = std::getenv("GEMM_AB_UNALIGNED");
