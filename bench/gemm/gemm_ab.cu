@@ -222,7 +222,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "ERROR: GEMM_AB_WARM_CODE: needs an explicit, unsplit GEMM_AB_CONFIG (the first-tile launch must run the same kernel)\n");
     return 1;
   }
-  if (const char* u = std::getenv("GEMM_AB_UNALIGNED"); u != nullptr && *u != 0 && std::string(u) != "stage" && std::string(u) != "copy") {
+  if (const char* u = std::getenv("GEMM_AB_UNALIGNED"); u != nullptr && *u != 0 && unaligned_mode() == kernels::GemmSm90Unaligned::automatic) {
     std::fprintf(stderr, "ERROR: GEMM_AB_UNALIGNED: expected stage or copy, got '%s'\n", u);
     return 1;
   }
