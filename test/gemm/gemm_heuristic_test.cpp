@@ -23,10 +23,22 @@ TEST(GemmHeuristic, ClustersOnlyWithSeveralWaves) {
   EXPECT_EQ(gemm_sm90_heuristic({8192, 8192, 8192, 1}, 132).tile_n, 192);  // 21 waves of 128 x 192 against 16 of 128 x 256
   EXPECT_EQ(gemm_sm90_heuristic({2048, 2048, 2048, 1}, 132).tile_n, 256);  // one wave against two
   EXPECT_EQ(gemm_sm90_heuristic({1024, 1536, 4096, 1}, 132).tile_n, 96);    // 64 tiles of 192: split-K's regime; 128 of 96 fill the wave
-  // Rows off 128-byte lines (3000 bf16 = 6000 bytes): the wide tile with B multicast.
+  // Rows off 128-byte lines (3000 bf16 = 6000 bytes): a wide tile with B multicast, 128 x 256 or
+  // 128 x 192 by their cluster waves: 6000^2 takes 9 waves of 128 x 256 against 12 of 128 x 192
+  // (a tie in area: the wider tile); 3000^2 3 waves of either (the narrower); an MN-major B only
+  // the wider (the narrower's 96 columns per CTA are not whole 64-column blocks).
   const GemmSm90Config misaligned = gemm_sm90_heuristic({3000, 3000, 3000, 1}, 132, {.rows_128b_aligned = false});
-  EXPECT_EQ(misaligned.tile_n, 256);
+  EXPECT_EQ(misaligned.tile_n, 192);
   EXPECT_EQ(misaligned.cluster_m, 2);
+  const GemmSm90Config misaligned_wide = gemm_sm90_heuristic({6000, 6000, 3000, 1}, 132, {.rows_128b_aligned = false});
+  EXPECT_EQ(misaligned_wide.tile_n, 256);
+  EXPECT_EQ(misaligned_wide.cluster_m, 2);
+  const GemmSm90Config misaligned_mn = gemm_sm90_heuristic({3000, 3000, 3000, 1}, 132, {.major_b = GmmaMajor::MN, .rows_128b_aligned = false});
+  EXPECT_EQ(misaligned_mn.tile_n, 256);
+  EXPECT_EQ(misaligned_mn.cluster_m, 2);
+  EXPECT_FALSE(gemm_sm90_config_supports({192, 4, 2}, GmmaMajor::MN));
+  EXPECT_TRUE(gemm_sm90_config_supports({192, 4, 2}, GmmaMajor::K, GmmaMajor::MN));
+  EXPECT_TRUE(gemm_sm90_config_supports({256, 4, 2}, GmmaMajor::MN));
   EXPECT_EQ(gemm_sm90_heuristic({3000, 3000, 3000, 1}, 132).cluster_m, 1);  // the same shape, aligned rows
   EXPECT_EQ(gemm_sm90_heuristic({20000, 64, 3000, 1}, 132, {.rows_128b_aligned = false}).tile_n, 64);  // narrow N stays narrow
 }

@@ -248,6 +248,22 @@ TEST(GemmSm90, SwappedOperandsMatchTheReference) {
   }
 }
 
+// The 128 x 192 tile in clusters of 2 (each CTA multicasts 96 columns of B): the heuristic's
+// choice for rows off 128-byte lines where its cluster waves fill better than 128 x 256's
+// (3000 x 2000 with rows of 144 elements, 288 bytes), and split as the heuristic splits it: 3
+// row blocks (the second cluster's second CTA past M), the shared split reduction, beta with f32
+// out, rows of K + 8 elements.
+TEST(GemmSm90, ClusteredTile192WholeAndSplit) {
+  CUTE_DSL_REQUIRE_GPU(90);
+  ASSERT_EQ(gemm_sm90_heuristic({3000, 2000, 136, 1}, 132, {.rows_128b_aligned = false}).tile_n, 192);
+  ASSERT_EQ(gemm_sm90_heuristic({3000, 2000, 136, 1}, 132, {.rows_128b_aligned = false}).cluster_m, 2);
+  run_case<__nv_bfloat16, __nv_bfloat16>({3000, 2000, 136, 1, 1.f, 0.f, 8}, {});
+  GemmSm90Config split{192, 4, 2};
+  split.splits = 3;
+  run_case<__nv_bfloat16, __nv_bfloat16>({300, 1000, 1000, 1, 1.f, 0.f, 8}, split);
+  run_case<__nv_bfloat16, float>({520, 700, 2000, 1, 0.5f, -1.5f, 8}, split);
+}
+
 // The same operands staged into aligned rows (gemm_sm90_stage.hpp), then the TMA mainloop: the
 // heuristic's variant and a fixed one, batches, alpha/beta, fp16, the 64-row tile, and the
 // model's own choice on a shape where staging pays.

@@ -131,6 +131,12 @@ TEST(GemmSm90Config, KernelRulesCheckedBeforeCompiling) {
     EXPECT_EQ(jit::gemm_sm90_unsupported(bf16, c), "") << jit::to_string(c);
   EXPECT_NE(jit::gemm_sm90_unsupported(bf16, gemm_sm90_config(80, 4, 1)), "");
   EXPECT_EQ(jit::gemm_sm90_unsupported(bf16, gemm_sm90_config(96, 7, 1)), "");
+  jit::GemmSm90Types mn_b{};
+  mn_b.b_major = jit::GemmMajor::mn;
+  EXPECT_EQ(jit::gemm_sm90_unsupported(bf16, gemm_sm90_config(192, 4, 2)), "");
+  EXPECT_EQ(jit::gemm_sm90_unsupported(mn_b, gemm_sm90_config(192, 4, 2)),
+            "gemm_sm90: with an MN-major B each CTA's share of B (tile_n / cluster_m) must be whole 64-column blocks");
+  EXPECT_EQ(jit::gemm_sm90_unsupported(mn_b, gemm_sm90_config(256, 4, 2)), "");
   EXPECT_EQ(jit::gemm_sm90_unsupported(bf16, gemm_sm90_config(96, 7, 2)),
             "gemm_sm90: tile_n 96 is a 128-row cooperative tile without clusters over a K-major B");
   EXPECT_EQ(jit::gemm_sm90_unsupported(bf16, gemm_sm90_config(160, 5, 1)), "");

@@ -72,11 +72,14 @@ CUTE_DSL_HOST_DEVICE constexpr int gemm_sm90_variant_key(const GemmSm90Config& c
 // way ("Session 22"); with the 16-bit epilogue's 16 KiB of static shared memory neither has room
 // for one more stage. The swapped 128 x 48 tile (176 KiB in 8 stages) holds 48 rows of M where a
 // 64-row tile would hold 64 (two consumers of 64 x 24 each): M in steps of 48 instead of 64, and
-// each consumer's wgmma 48 columns wide instead of 24 ("Session 25").
+// each consumer's wgmma 48 columns wide instead of 24 ("Session 25"). The 128 x 192 tile in
+// clusters of 2 (K-major B: each CTA multicasts 96 of its columns) for rows off 128-byte lines,
+// whose line requests the multicast halves for B, where its waves fill better than 128 x 256's
+// ("Session 27").
 inline constexpr GemmSm90Config kGemmSm90Configs[] = {
     {256, 4, 2}, {256, 4, 1}, {192, 4, 1}, {128, 6, 2}, {128, 6, 1}, {64, 8, 1}, {128, 6, 2, true},
     {64, 12, 1, false, 64}, {128, 8, 1, false, 64}, {16, 10, 1, false, 128, 0, true}, {48, 14, 1, false, 64}, {32, 10, 1, false, 128, 0, true},
-    {96, 7, 1}, {160, 5, 1}, {224, 4, 1}, {48, 8, 1, false, 128, 0, true}};
+    {96, 7, 1}, {160, 5, 1}, {224, 4, 1}, {48, 8, 1, false, 128, 0, true}, {192, 4, 2}};
 inline constexpr int kGemmSm90ConfigCount = int(sizeof(kGemmSm90Configs) / sizeof(kGemmSm90Configs[0]));
 
 // Split-K tiles whose splits share the reduction (gemm_sm90.hpp, reduce_split): cooperative

@@ -42,8 +42,11 @@ inline long long gemm_sm90_tiles(GemmShape s, int rows, int cols) {
 // (swap_ab) reads A as its B in 16- or 32-row tiles, which needs A K-major.
 inline bool gemm_sm90_config_supports(GemmSm90Config c, GmmaMajor major_b, GmmaMajor major_a = GmmaMajor::K) {
   if (c.swap_ab && major_a != GmmaMajor::K) return false;
-  // An MN-major B comes in 64-column swizzle blocks: the 96-, 160- and 224-column tiles need it K-major.
-  if (!c.swap_ab && c.tile_m == 128 && c.tile_n % 64 != 0 && major_b != GmmaMajor::K) return false;
+  // An MN-major B comes in 64-column swizzle blocks: the 96-, 160- and 224-column tiles need it
+  // K-major, and so does a cluster whose CTAs' shares of B are not whole blocks (128 x 192 in
+  // clusters of 2: 96 columns each).
+  const int b_share = c.cluster_m > 1 ? c.tile_n / c.cluster_m : c.tile_n;
+  if (!c.swap_ab && c.tile_m == 128 && b_share % 64 != 0 && major_b != GmmaMajor::K) return false;
   return !(c.tile_m == 64 && !c.ping_pong && major_b == GmmaMajor::MN && (c.tile_n / 2) % 64 != 0);
 }
 
@@ -117,6 +120,10 @@ inline constexpr int kGemmClusteredSplitMinK = 4096;
 // cluster CTA runs past M) and N spans at least kGemmClusteredSplitMinColumnTiles tiles.
 inline constexpr int kGemmClusteredSplitMinKPaired = 2048;
 inline constexpr int kGemmClusteredSplitMinColumnTiles = 4;
+// Rows off 128-byte lines: the 128 x 192 tile in clusters of 2 against 128 x 256 in clusters of
+// 2, area per cluster wave divided by this (gemm_sm90_heuristic): where the waves tie, the wider
+// tile's fewer line requests per flop win (6000 x 6000 x 3000: 303 against 319 us).
+inline constexpr double kGemmClustered192Efficiency = 0.95;
 struct GemmSplitPlan {
   int splits = 1;            // ranges per split tile (1: none); stream-K: workspace slots per tile
   long long split_from = 0;  // the first split tile (tiles before it run whole)
@@ -485,10 +492,21 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GemmLaunchF
   };
   if (!rows_128b_aligned && best.tile_m == 128 && best.tile_n >= 128 && row_blocks >= 2 && tiles_of(256) > sm_count) {
     // Rows that straddle 128-byte lines (a leading dimension or base off a multiple of 128 bytes)
-    // cost the TMA two line requests per 128-byte box row: the wide tile with B multicast asks
-    // for the fewest lines per flop (3000^3: 441 vs 281 TFLOP/s for 128 x 128 alone) -- when N
-    // fills 256-column tiles for several waves (a narrow N keeps its narrow tile).
-    best = GemmSm90Config{256, 4, 2, false, 128};
+    // cost the TMA two line requests per 128-byte box row: a wide tile with B multicast asks for
+    // the fewest lines per flop (3000^3: 441 vs 281 TFLOP/s for 128 x 128 alone) -- when N fills
+    // 256-column tiles for several waves (a narrow N keeps its narrow tile). Of the two, 128 x 256
+    // and 128 x 192 in clusters of 2, the one whose cluster waves cost less area, 128 x 192 at
+    // kGemmClustered192Efficiency (each CTA asks 224 rows per 128 x 192 outputs against 256 per
+    // 128 x 256: 1/6 more lines per flop). H200, 2026-11-29 (bench/results/gemm_session27_h200_2026-11-29.txt):
+    // 3000^3 96.5 -> 87.4 us (128 x 192 without clusters: 112.8), 1796 x 6168 x 2776 119.7 ->
+    // 108.4; where the waves tie the wider tile won (6000 x 6000 x 3000: 303 against 319).
+    const auto cluster_wave_area = [&](int tile_n, double efficiency) {
+      const long long per_wave = sm_count / 2 > 0 ? sm_count / 2 : 1;
+      const long long waves = (gemm_sm90_tiles(s, 256, tile_n) + per_wave - 1) / per_wave;
+      return double(waves) * tile_n / efficiency;
+    };
+    const bool narrower = major_b == GmmaMajor::K && cluster_wave_area(192, kGemmClustered192Efficiency) < cluster_wave_area(256, 1.0);
+    best = narrower ? GemmSm90Config{192, 4, 2, false, 128} : GemmSm90Config{256, 4, 2, false, 128};
   } else if (several_waves && best.tile_n == 256 && !clusters_add_a_wave(256)) {
     best.cluster_m = 2;
   } else if (best.tile_m == 128 && row_blocks >= 2 && (best.tile_n == 256 || best.tile_n == 128)) {

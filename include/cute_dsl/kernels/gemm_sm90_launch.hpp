@@ -382,6 +382,9 @@ cudaError_t gemm_sm90_variant(const GemmSm90Arguments<TA, TD>& args, cudaStream_
   switch (key(config)) {
     case key({256, 4, 2}): return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 256, 4, 2, false, 128, true, Fusion>(args, stream, GemmSplitAsk(config), fusion);
     case key({256, 4, 1}): return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 256, 4, 1, false, 128, true, Fusion>(args, stream, GemmSplitAsk(config), fusion);
+    case key({192, 4, 2}):  // (K-major B only: each CTA's 96 columns of B are not whole 64-column blocks)
+      if constexpr (MajorB == GmmaMajor::K) return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 192, 4, 2, false, 128, true, Fusion>(args, stream, GemmSplitAsk(config), fusion);
+      else return cudaErrorInvalidValue;
     case key({192, 4, 1}): return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 192, 4, 1, false, 128, true, Fusion>(args, stream, GemmSplitAsk(config), fusion);
     case key({128, 6, 2}): return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 2, false, 128, true, Fusion>(args, stream, GemmSplitAsk(config), fusion);
     case key({128, 6, 1}): return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 128, 6, 1, false, 128, true, Fusion>(args, stream, GemmSplitAsk(config), fusion);
@@ -502,7 +505,7 @@ std::string gemm_sm90_fused_unsupported(const GemmSm90Arguments<TA, TD>& args) {
 }
 
 // The heuristic's configuration (or `config`), among every variant: one kernel per variant and
-// tree -- 15 with a K-major B (the two copy-mainloop variants included), 10 with an MN-major one.
+// tree -- 16 with a K-major B (the two copy-mainloop variants included), 10 with an MN-major one.
 template <GmmaMajor MajorA, GmmaMajor MajorB, class TA, class TD, epilogue::EpilogueNode Tree>
 cudaError_t gemm_sm90_fused(const GemmSm90Arguments<TA, TD>& args, const Tree& tree, cudaStream_t stream = nullptr,
                             GemmSm90Config config = {}) {
