@@ -95,7 +95,7 @@ void BM_gemm(benchmark::State& state, GemmProblem p, GemmSm90Config config) {
 
 // Per shape, cuBLAS then ours (heuristic), named "<impl>/MxNxK" (plus "_NN" etc. for other
 // operand majors) so that the two sit side by side; for the sweep shapes also every compiled
-// variant, "cute_dsl_sm90[TileNxStagesxClusterM]/..." ("m64" suffix: 64-row tiles, "pp": ping-pong, "sw": A and B swapped).
+// variant, "cute_dsl_sm90[TileNxStagesxClusterM]/..." ("m64", "m192" suffixes: 64- and 192-row tiles, "pp": ping-pong, "sw": A and B swapped).
 int main(int argc, char** argv) {
   for (const Shape& s : kShapes) {
     GemmProblem p{s.m, s.n, s.k};
@@ -108,7 +108,7 @@ int main(int argc, char** argv) {
       for (const GemmSm90Config& c : cute_dsl::kernels::kGemmSm90Configs) {
         const std::string name = "cute_dsl_sm90[" + std::to_string(c.tile_n) + "x" + std::to_string(c.stages) + "x" +
                                  std::to_string(c.cluster_m) + (c.ping_pong ? "pp" : "") +
-                                 (c.tile_m == 64 ? "m64" : "") + (c.swap_ab ? "sw" : "") + "]/" + shape;
+                                 (c.tile_m != 128 ? "m" + std::to_string(c.tile_m) : std::string()) + (c.swap_ab ? "sw" : "") + "]/" + shape;
         runs.push_back(benchmark::RegisterBenchmark(name.c_str(), BM_gemm<true>, p, c));
       }
     }
@@ -144,7 +144,7 @@ int main(int argc, char** argv) {
       for (int splits : counts) {
         c.splits = splits;
         const std::string name = "cute_dsl_sm90[" + std::to_string(c.tile_n) + "x" + std::to_string(c.stages) + "x" +
-                                 std::to_string(c.cluster_m) + (c.tile_m == 64 ? "m64" : "") + (c.swap_ab ? "sw" : "") + "s" +
+                                 std::to_string(c.cluster_m) + (c.tile_m != 128 ? "m" + std::to_string(c.tile_m) : std::string()) + (c.swap_ab ? "sw" : "") + "s" +
                                  std::to_string(splits) + "]/" + shape;
         runs.push_back(benchmark::RegisterBenchmark(name.c_str(), BM_gemm<true>, p, c));
       }

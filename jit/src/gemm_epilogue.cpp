@@ -159,6 +159,8 @@ std::vector<GemmEpilogueField> gemm_epilogue_fields(const Program& p) {
 Expected<KernelSpec, JitError> gemm_sm90_epilogue_spec(const GemmSm90Types& types, const GemmSm90Config& config,
                                                       const Program& program, ElementType element) {
   if (std::string why = gemm_sm90_unsupported(types, config); !why.empty()) return unexpected(spec_error(why));
+  // (as the nvcc launcher: the 192-row tile has not run with an epilogue tree on a GPU)
+  if (config.tile_m == 192) return unexpected(spec_error("gemm_sm90: tile_m 192 runs plain GEMMs only, not epilogue trees"));
   if (element != ElementType::bf16 && element != ElementType::f16 && element != ElementType::f32)
     return unexpected(spec_error("the inputs' and stores' element type must be bf16, f16 or f32"));
   if (program.outputs.empty() || program.outputs.front().kind != OutKind::d)

@@ -89,7 +89,9 @@ std::string gemm_sm90_unsupported(const GemmSm90Types& t, const GemmSm90Config& 
   // The kernel's static_asserts, checked before compiling (a config from a table or a user).
   if (!is_16bit_float(t.a)) return "gemm_sm90: A and B must be bf16 or f16";
   if (!is_16bit_float(t.d) && t.d != ElementType::f32) return "gemm_sm90: C and D must be bf16, f16 or f32";
-  if (c.tile_m != 128 && c.tile_m != 64) return "gemm_sm90: tile_m must be 128 or 64";
+  if (c.tile_m != 128 && c.tile_m != 64 && c.tile_m != 192) return "gemm_sm90: tile_m must be 64, 128 or 192";
+  if (c.tile_m == 192 && (c.ping_pong || t.b_major != GemmMajor::k))
+    return "gemm_sm90: tile_m 192 is a cooperative tile over a K-major B (each consumer all rows, tile_n / 2 columns)";
   if (c.tile_k != kTileK) return "gemm_sm90: tile_k is 64 (one 128-byte swizzle row)";
   if (c.tile_n != 48 && c.tile_n != 64 && c.tile_n != 96 && c.tile_n != 128 && c.tile_n != 160 && c.tile_n != 192 && c.tile_n != 224 &&
       c.tile_n != 256)
@@ -107,7 +109,7 @@ std::string gemm_sm90_unsupported(const GemmSm90Types& t, const GemmSm90Config& 
   if (c.tile_m == 64 && !c.ping_pong && c.cluster_m != 1) return "gemm_sm90: 64-row cooperative tiles run without clusters";
   if (c.tile_m == 128 && t.b_major == GemmMajor::mn && (c.tile_n / c.cluster_m) % 64 != 0)
     return "gemm_sm90: with an MN-major B each CTA's share of B (tile_n / cluster_m) must be whole 64-column blocks";
-  if (c.tile_m == 64 && !c.ping_pong && t.b_major == GemmMajor::mn && (c.tile_n / 2) % 64 != 0)
+  if (c.tile_m != 128 && !c.ping_pong && t.b_major == GemmMajor::mn && (c.tile_n / 2) % 64 != 0)
     return "gemm_sm90: 64-row tiles with MN-major B need tile_n 128 or 256";
   // The ring (dynamic) and, for 16-bit D, the epilogue's 2 KiB per consumer warp (static:
   // gemm_sm90_impl::kEpilogueStageBytes); the compiled kernel's own figure is checked again after.

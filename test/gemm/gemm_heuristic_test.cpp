@@ -23,21 +23,38 @@ TEST(GemmHeuristic, ClustersOnlyWithSeveralWaves) {
   EXPECT_EQ(gemm_sm90_heuristic({8192, 8192, 8192, 1}, 132).tile_n, 192);  // 21 waves of 128 x 192 against 16 of 128 x 256
   EXPECT_EQ(gemm_sm90_heuristic({2048, 2048, 2048, 1}, 132).tile_n, 256);  // one wave against two
   EXPECT_EQ(gemm_sm90_heuristic({1024, 1536, 4096, 1}, 132).tile_n, 96);    // 64 tiles of 192: split-K's regime; 128 of 96 fill the wave
-  // Rows off 128-byte lines (3000 bf16 = 6000 bytes): a wide tile with B multicast, 128 x 256 or
-  // 128 x 192 by their cluster waves: 6000^2 takes 9 waves of 128 x 256 against 12 of 128 x 192
-  // (a tie in area: the wider tile); 3000^2 3 waves of either (the narrower); an MN-major B only
-  // the wider (the narrower's 96 columns per CTA are not whole 64-column blocks).
+  // Rows off 128-byte lines (3000 bf16 = 6000 bytes): a wide tile with B multicast, 128 x 256,
+  // 128 x 192 or 192 x 192 by the area of their cluster waves: 6000^2 takes 9 waves of 128 x 256,
+  // 12 of 128 x 192, 8 of 192 x 192 (ties in area: 128 x 256); 3000^2 3, 3 and 2 (192 x 192);
+  // 1796 x 6168 4 waves of 128 x 192 against 3 of 192 x 192 (0.75 of the area: 128 x 192). An
+  // MN-major B only 128 x 256 (the others' 96 columns per CTA or consumer are not whole
+  // 64-column blocks); an epilogue tree or C through the ring not 192 x 192 (not run with them).
   const GemmSm90Config misaligned = gemm_sm90_heuristic({3000, 3000, 3000, 1}, 132, {.rows_128b_aligned = false});
+  EXPECT_EQ(misaligned.tile_m, 192);
   EXPECT_EQ(misaligned.tile_n, 192);
   EXPECT_EQ(misaligned.cluster_m, 2);
+  // Below kGemmTile192MinK of K the 192-row tile is not chosen (its epilogue weighs more there).
+  EXPECT_EQ(gemm_sm90_heuristic({3000, 3000, 1000, 1}, 132, {.rows_128b_aligned = false}).tile_m, 128);
+  const GemmSm90Config misaligned_128 = gemm_sm90_heuristic({1796, 6168, 2776, 1}, 132, {.rows_128b_aligned = false});
+  EXPECT_EQ(misaligned_128.tile_m, 128);
+  EXPECT_EQ(misaligned_128.tile_n, 192);
+  EXPECT_EQ(misaligned_128.cluster_m, 2);
+  for (const GemmLaunchFacts facts : {GemmLaunchFacts{.rows_128b_aligned = false, .ring_c = true},
+                                      GemmLaunchFacts{.rows_128b_aligned = false, .may_swap_ab = false, .fused = true}}) {
+    const GemmSm90Config c = gemm_sm90_heuristic({3000, 3000, 3000, 1}, 132, facts);
+    EXPECT_EQ(c.tile_m, 128);
+    EXPECT_EQ(c.cluster_m, 2);
+  }
   const GemmSm90Config misaligned_wide = gemm_sm90_heuristic({6000, 6000, 3000, 1}, 132, {.rows_128b_aligned = false});
   EXPECT_EQ(misaligned_wide.tile_n, 256);
   EXPECT_EQ(misaligned_wide.cluster_m, 2);
   const GemmSm90Config misaligned_mn = gemm_sm90_heuristic({3000, 3000, 3000, 1}, 132, {.major_b = GmmaMajor::MN, .rows_128b_aligned = false});
   EXPECT_EQ(misaligned_mn.tile_n, 256);
   EXPECT_EQ(misaligned_mn.cluster_m, 2);
-  EXPECT_FALSE(gemm_sm90_config_supports({192, 4, 2}, GmmaMajor::MN));
-  EXPECT_TRUE(gemm_sm90_config_supports({192, 4, 2}, GmmaMajor::K, GmmaMajor::MN));
+  for (const GemmSm90Config c : {GemmSm90Config{192, 4, 2}, GemmSm90Config{192, 4, 2, false, 192}}) {
+    EXPECT_FALSE(gemm_sm90_config_supports(c, GmmaMajor::MN));
+    EXPECT_TRUE(gemm_sm90_config_supports(c, GmmaMajor::K, GmmaMajor::MN));
+  }
   EXPECT_TRUE(gemm_sm90_config_supports({256, 4, 2}, GmmaMajor::MN));
   EXPECT_EQ(gemm_sm90_heuristic({3000, 3000, 3000, 1}, 132).cluster_m, 1);  // the same shape, aligned rows
   EXPECT_EQ(gemm_sm90_heuristic({20000, 64, 3000, 1}, 132, {.rows_128b_aligned = false}).tile_n, 64);  // narrow N stays narrow

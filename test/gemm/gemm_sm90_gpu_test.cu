@@ -248,20 +248,31 @@ TEST(GemmSm90, SwappedOperandsMatchTheReference) {
   }
 }
 
-// The 128 x 192 tile in clusters of 2 (each CTA multicasts 96 columns of B): the heuristic's
-// choice for rows off 128-byte lines where its cluster waves fill better than 128 x 256's
-// (3000 x 2000 with rows of 144 elements, 288 bytes), and split as the heuristic splits it: 3
-// row blocks (the second cluster's second CTA past M), the shared split reduction, beta with f32
-// out, rows of K + 8 elements.
-TEST(GemmSm90, ClusteredTile192WholeAndSplit) {
+// The 128 x 192 and 192 x 192 tiles in clusters of 2 (each CTA multicasts 96 columns of B; the
+// 192-row tile's consumers 96 columns each): the heuristic's choices for rows off 128-byte lines
+// where their cluster waves fill better than 128 x 256's (3000 x 2000 with rows of 144 elements,
+// 288 bytes: 128 x 192; 1800 x 2100 x 1032: 192 x 192), and split as the heuristic splits them: 2
+// or 3 row blocks (the second cluster's second CTA past M), the shared split reduction (128
+// rows), beta with f32 out, ragged N (the second consumer's last columns past it), rows of K + 8.
+TEST(GemmSm90, ClusteredTiles192WholeAndSplit) {
   CUTE_DSL_REQUIRE_GPU(90);
-  ASSERT_EQ(gemm_sm90_heuristic({3000, 2000, 136, 1}, 132, {.rows_128b_aligned = false}).tile_n, 192);
-  ASSERT_EQ(gemm_sm90_heuristic({3000, 2000, 136, 1}, 132, {.rows_128b_aligned = false}).cluster_m, 2);
+  const GemmSm90Config c128 = gemm_sm90_heuristic({3000, 2000, 136, 1}, 132, {.rows_128b_aligned = false});
+  ASSERT_EQ(c128.tile_m, 128);
+  ASSERT_EQ(c128.tile_n, 192);
+  ASSERT_EQ(c128.cluster_m, 2);
+  const GemmSm90Config c192 = gemm_sm90_heuristic({1800, 2100, 1032, 1}, 132, {.rows_128b_aligned = false});
+  ASSERT_EQ(c192.tile_m, 192);
+  ASSERT_EQ(c192.tile_n, 192);
+  ASSERT_EQ(c192.cluster_m, 2);
   run_case<__nv_bfloat16, __nv_bfloat16>({3000, 2000, 136, 1, 1.f, 0.f, 8}, {});
-  GemmSm90Config split{192, 4, 2};
-  split.splits = 3;
-  run_case<__nv_bfloat16, __nv_bfloat16>({300, 1000, 1000, 1, 1.f, 0.f, 8}, split);
-  run_case<__nv_bfloat16, float>({520, 700, 2000, 1, 0.5f, -1.5f, 8}, split);
+  run_case<__nv_bfloat16, __nv_bfloat16>({1800, 2100, 1032, 1, 1.f, 0.f, 8}, {});
+  for (const GemmSm90Config tile : {GemmSm90Config{192, 4, 2}, GemmSm90Config{192, 4, 2, false, 192}}) {
+    GemmSm90Config split = tile;
+    split.splits = 3;
+    run_case<__nv_bfloat16, __nv_bfloat16>({300, 1000, 1000, 1, 1.f, 0.f, 8}, split);
+    run_case<__nv_bfloat16, float>({520, 700, 2000, 1, 0.5f, -1.5f, 8}, split);
+    run_case<__nv_bfloat16, __nv_bfloat16>({400, 1030, 700, 2, 1.f, 0.5f, 8}, tile);
+  }
 }
 
 // The same operands staged into aligned rows (gemm_sm90_stage.hpp), then the TMA mainloop: the

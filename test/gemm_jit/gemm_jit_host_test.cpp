@@ -137,6 +137,10 @@ TEST(GemmSm90Config, KernelRulesCheckedBeforeCompiling) {
   EXPECT_EQ(jit::gemm_sm90_unsupported(mn_b, gemm_sm90_config(192, 4, 2)),
             "gemm_sm90: with an MN-major B each CTA's share of B (tile_n / cluster_m) must be whole 64-column blocks");
   EXPECT_EQ(jit::gemm_sm90_unsupported(mn_b, gemm_sm90_config(256, 4, 2)), "");
+  EXPECT_EQ(jit::gemm_sm90_unsupported(bf16, gemm_sm90_config(192, 4, 2, false, 192)), "");
+  EXPECT_EQ(jit::gemm_sm90_unsupported(mn_b, gemm_sm90_config(192, 4, 2, false, 192)),
+            "gemm_sm90: tile_m 192 is a cooperative tile over a K-major B (each consumer all rows, tile_n / 2 columns)");
+  EXPECT_EQ(jit::gemm_sm90_unsupported(bf16, gemm_sm90_config(128, 6, 1, false, 96)), "gemm_sm90: tile_m must be 64, 128 or 192");
   EXPECT_EQ(jit::gemm_sm90_unsupported(bf16, gemm_sm90_config(96, 7, 2)),
             "gemm_sm90: tile_n 96 is a 128-row cooperative tile without clusters over a K-major B");
   EXPECT_EQ(jit::gemm_sm90_unsupported(bf16, gemm_sm90_config(160, 5, 1)), "");

@@ -665,8 +665,11 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
   } else {
   // 64-row tiles: cooperative, both consumers on the same 64 rows, TileN / 2 columns each; or
   // ping-pong, each consumer a whole 64 x TileN tile (one m64nN wgmma per k-step, like a
-  // cooperative 128 x TileN consumer's: the same shared-memory reads per flop).
-  constexpr bool kSplitN = TileM == 64 && !PingPong;
+  // cooperative 128 x TileN consumer's: the same shared-memory reads per flop). 192-row tiles
+  // split N the same way (each consumer 192 x TileN / 2: three m64 atoms per k-step), cooperative
+  // only: a 192 x 192 tile in clusters of 2 asks the L2 for as few operand rows per flop as 128 x
+  // 256 in clusters of 2, in finer waves (rows off 128-byte lines: gemm_sm90_heuristic.hpp).
+  constexpr bool kSplitN = TileM != 128 && !PingPong;
   static_assert(has_gmma_input_v<TA>, "gemm_sm90_kernel: A and B must be __nv_bfloat16 or __half");
   static_assert(TileN % 64 == 0 || TileN == 16 || TileN == 32 || TileN == 48 || TileN == 96 || TileN == 160 || TileN == 224,
                 "gemm_sm90_kernel: TileN must be 16, 32, 48, 64, 96, 128, 160, 192, 224 or 256");
@@ -682,11 +685,11 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
   static_assert(ClusterM == 1 || ClusterM == 2, "gemm_sm90_kernel: clusters of 1 or 2 CTAs along M");
   static_assert(!PingPong || TileM * TileN <= 128 * 128,
                 "gemm_sm90_kernel: a ping-pong warpgroup holds TileM x TileN accumulators: at most 128 x 128 (64 x 256)");
-  static_assert(TileM == 128 || TileM == 64, "gemm_sm90_kernel: TileM must be 128 or 64");
-  static_assert(!kSplitN || ClusterM == 1, "gemm_sm90_kernel: 64-row cooperative tiles run without clusters");
+  static_assert(TileM == 128 || TileM == 64 || (TileM == 192 && !PingPong), "gemm_sm90_kernel: TileM must be 128 or 64, or 192 cooperative");
+  static_assert(TileM != 64 || PingPong || ClusterM == 1, "gemm_sm90_kernel: 64-row cooperative tiles run without clusters");
   static_assert(TmaLoads || ClusterM == 1, "gemm_sm90_kernel: the copy producer does not multicast: clusters of 1");
   static_assert(!kSplitN || MajorB == GmmaMajor::K || (TileN / 2) % 64 == 0,
-                "gemm_sm90_kernel: 64-row tiles with MN-major B split B at a 64-column block: TileN must be 128 or 256");
+                "gemm_sm90_kernel: split-N tiles with MN-major B split B at a 64-column block: TileN must be 128 or 256");
   using K = Kernel<TA, TileM, TileN, Stages, ClusterM, PingPong, MajorA, MajorB>;
   using Storage = typename K::Storage;
   constexpr int kAccN = kGemmSm90AtomN<TileM, TileN, PingPong>;  // columns of one consumer's wgmma atom

@@ -52,7 +52,7 @@ struct GemmSplitAsk {
 // <= 9), -1 otherwise, so that a configuration the launcher does not compile (tile_n 49) never
 // matches one it does. Split, stream-K and swap-AB do not pick a kernel: not in the key.
 CUTE_DSL_HOST_DEVICE constexpr int gemm_sm90_variant_key(const GemmSm90Config& c) {
-  if (c.tile_m < 1 || c.tile_m > 128 || c.tile_n < 1 || c.tile_n > 999 || c.stages < 1 || c.stages > 99 || c.cluster_m < 1 ||
+  if (c.tile_m < 1 || c.tile_m > 192 || c.tile_n < 1 || c.tile_n > 999 || c.stages < 1 || c.stages > 99 || c.cluster_m < 1 ||
       c.cluster_m > 9)
     return -1;
   return c.tile_m * 10000000 + (c.ping_pong ? 1000000 : 0) + c.tile_n * 1000 + c.stages * 10 + c.cluster_m;
@@ -74,12 +74,14 @@ CUTE_DSL_HOST_DEVICE constexpr int gemm_sm90_variant_key(const GemmSm90Config& c
 // 64-row tile would hold 64 (two consumers of 64 x 24 each): M in steps of 48 instead of 64, and
 // each consumer's wgmma 48 columns wide instead of 24 ("Session 25"). The 128 x 192 tile in
 // clusters of 2 (K-major B: each CTA multicasts 96 of its columns) for rows off 128-byte lines,
-// whose line requests the multicast halves for B, where its waves fill better than 128 x 256's
-// ("Session 27").
+// whose line requests the multicast halves for B, where its waves fill better than 128 x 256's,
+// and the 192 x 192 tile in clusters of 2 (192 KiB in 4 stages; both consumers on all 192 rows,
+// 96 columns each; K-major B, plain GEMMs only) for the same rows: as few lines per flop as
+// 128 x 256 clustered, in finer waves ("Session 27").
 inline constexpr GemmSm90Config kGemmSm90Configs[] = {
     {256, 4, 2}, {256, 4, 1}, {192, 4, 1}, {128, 6, 2}, {128, 6, 1}, {64, 8, 1}, {128, 6, 2, true},
     {64, 12, 1, false, 64}, {128, 8, 1, false, 64}, {16, 10, 1, false, 128, 0, true}, {48, 14, 1, false, 64}, {32, 10, 1, false, 128, 0, true},
-    {96, 7, 1}, {160, 5, 1}, {224, 4, 1}, {48, 8, 1, false, 128, 0, true}, {192, 4, 2}};
+    {96, 7, 1}, {160, 5, 1}, {224, 4, 1}, {48, 8, 1, false, 128, 0, true}, {192, 4, 2}, {192, 4, 2, false, 192}};
 inline constexpr int kGemmSm90ConfigCount = int(sizeof(kGemmSm90Configs) / sizeof(kGemmSm90Configs[0]));
 
 // Split-K tiles whose splits share the reduction (gemm_sm90.hpp, reduce_split): cooperative

@@ -36,7 +36,7 @@ inline long long gemm_sm90_tiles(GemmShape s, int rows, int cols) {
   return (long long)((s.m + rows - 1) / rows) * ((s.n + cols - 1) / cols) * s.l;
 }
 
-// Whether a variant can run an operand layout: 64-row tiles split B between the consumers at
+// Whether a variant can run an operand layout: 64- and 192-row tiles split B between the consumers at
 // TileN / 2 columns, which MN-major B needs to be whole 64-column blocks, and a 128-row tile
 // of whole 64-column blocks plus 32 columns (96, 160, 224) reads B K-major only; a swapped variant
 // (swap_ab) reads A as its B in 16- or 32-row tiles, which needs A K-major.
@@ -47,7 +47,8 @@ inline bool gemm_sm90_config_supports(GemmSm90Config c, GmmaMajor major_b, GmmaM
   // clusters of 2: 96 columns each).
   const int b_share = c.cluster_m > 1 ? c.tile_n / c.cluster_m : c.tile_n;
   if (!c.swap_ab && c.tile_m == 128 && b_share % 64 != 0 && major_b != GmmaMajor::K) return false;
-  return !(c.tile_m == 64 && !c.ping_pong && major_b == GmmaMajor::MN && (c.tile_n / 2) % 64 != 0);
+  // The split-N tiles (64 and 192 rows) give each consumer TileN / 2 columns of B.
+  return !(c.tile_m != 128 && !c.ping_pong && major_b == GmmaMajor::MN && (c.tile_n / 2) % 64 != 0);
 }
 
 // Split-K (gemm_tile_scheduler.hpp), in two cases, both cutting a tile's K loop into ranges of at
@@ -124,6 +125,14 @@ inline constexpr int kGemmClusteredSplitMinColumnTiles = 4;
 // 2, area per cluster wave divided by this (gemm_sm90_heuristic): where the waves tie, the wider
 // tile's fewer line requests per flop win (6000 x 6000 x 3000: 303 against 319 us).
 inline constexpr double kGemmClustered192Efficiency = 0.95;
+// ... and the 192 x 192 tile in clusters of 2: at equal area 128 x 256 won by 2-3%, 128 x 192 lost
+// by up to 6% (3000^3 87.5 against 83.7 us, 570 x 12216 x 6608 176.2 against 164.7).
+inline constexpr double kGemmTile192Efficiency = 0.96;
+// ... from this K on: below it the epilogue weighs more, and the 192-row tile's stores 32 of each
+// consumer's 96 columns value by value (the staged path takes whole 64-column blocks). Of the 60
+// shapes call 9 moved to it, those with K < 1024 ran 9 of 15 slower (up to +9.8%: 10122 x 1696 x
+// 712), those from 1024 on 5 of 45 (up to +4.9%) and 28 faster.
+inline constexpr int kGemmTile192MinK = 1024;
 struct GemmSplitPlan {
   int splits = 1;            // ranges per split tile (1: none); stream-K: workspace slots per tile
   long long split_from = 0;  // the first split tile (tiles before it run whole)
@@ -494,19 +503,30 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GemmLaunchF
     // Rows that straddle 128-byte lines (a leading dimension or base off a multiple of 128 bytes)
     // cost the TMA two line requests per 128-byte box row: a wide tile with B multicast asks for
     // the fewest lines per flop (3000^3: 441 vs 281 TFLOP/s for 128 x 128 alone) -- when N fills
-    // 256-column tiles for several waves (a narrow N keeps its narrow tile). Of the two, 128 x 256
-    // and 128 x 192 in clusters of 2, the one whose cluster waves cost less area, 128 x 192 at
-    // kGemmClustered192Efficiency (each CTA asks 224 rows per 128 x 192 outputs against 256 per
-    // 128 x 256: 1/6 more lines per flop). H200, 2026-11-29 (bench/results/gemm_session27_h200_2026-11-29.txt):
-    // 3000^3 96.5 -> 87.4 us (128 x 192 without clusters: 112.8), 1796 x 6168 x 2776 119.7 ->
-    // 108.4; where the waves tie the wider tile won (6000 x 6000 x 3000: 303 against 319).
-    const auto cluster_wave_area = [&](int tile_n, double efficiency) {
+    // 256-column tiles for several waves (a narrow N keeps its narrow tile). Of the three, 128 x
+    // 256, 128 x 192 and 192 x 192 in clusters of 2, the one whose cluster waves cost the least
+    // area, 128 x 192 at kGemmClustered192Efficiency (each CTA asks 224 rows per 128 x 192
+    // outputs against 256 per 128 x 256: 1/6 more lines per flop) and 192 x 192 at
+    // kGemmTile192Efficiency (as few lines per flop as 128 x 256, but three m64n96 atoms per
+    // consumer read more shared memory per flop than one m64n256). H200, 2026-11-29
+    // (bench/results/gemm_session27_h200_2026-11-29.txt): 3000^3 96.5 -> 87.4 us in 128 x 192
+    // (without clusters: 112.8) -> 83.7 in 192 x 192, 1075 x 3728 x 5656 101.7 -> 74.6 in 192 x
+    // 192 (one wave of it against two), 1796 x 6168 x 2776 119.7 -> 108.4 in 128 x 192; where the
+    // waves tie 128 x 256 won (6000 x 6000 x 3000: 301 against 319 and 318). The 192-row tile
+    // from kGemmTile192MinK of K on, B K-major only, not with an epilogue tree or C through the ring.
+    const auto cluster_wave_area = [&](int tile_m, int tile_n, double efficiency) {
       const long long per_wave = sm_count / 2 > 0 ? sm_count / 2 : 1;
-      const long long waves = (gemm_sm90_tiles(s, 256, tile_n) + per_wave - 1) / per_wave;
-      return double(waves) * tile_n / efficiency;
+      const long long waves = (gemm_sm90_tiles(s, 2 * tile_m, tile_n) + per_wave - 1) / per_wave;
+      return double(waves) * tile_m * tile_n / efficiency;
     };
-    const bool narrower = major_b == GmmaMajor::K && cluster_wave_area(192, kGemmClustered192Efficiency) < cluster_wave_area(256, 1.0);
-    best = narrower ? GemmSm90Config{192, 4, 2, false, 128} : GemmSm90Config{256, 4, 2, false, 128};
+    best = GemmSm90Config{256, 4, 2, false, 128};
+    double best_area = cluster_wave_area(128, 256, 1.0);
+    if (major_b == GmmaMajor::K) {
+      if (const double a = cluster_wave_area(128, 192, kGemmClustered192Efficiency); a < best_area)
+        best = GemmSm90Config{192, 4, 2, false, 128}, best_area = a;
+      if (const double a = cluster_wave_area(192, 192, kGemmTile192Efficiency); s.k >= kGemmTile192MinK && !fused && !ring_c && a < best_area)
+        best = GemmSm90Config{192, 4, 2, false, 192}, best_area = a;
+    }
   } else if (several_waves && best.tile_n == 256 && !clusters_add_a_wave(256)) {
     best.cluster_m = 2;
   } else if (best.tile_m == 128 && row_blocks >= 2 && (best.tile_n == 256 || best.tile_n == 128)) {

@@ -352,6 +352,7 @@ template <class TA, class TD, GmmaMajor MajorA, GmmaMajor MajorB, class Fusion =
 cudaError_t gemm_sm90_variant(const GemmSm90Arguments<TA, TD>& args, cudaStream_t stream, GemmSm90Config config,
                               const Fusion& fusion = {}) {
   if (!gemm_sm90_config_supports(config, MajorB, MajorA)) return cudaErrorInvalidValue;
+  constexpr bool kPlainVariant = std::is_same_v<Fusion, gemm_sm90_impl::NoFusion>;
   // Operands TMA cannot describe: staged into rows it can (gemm_sm90_stage.hpp), or the copy
   // mainloop, in the 128 x 128 tile (or the 64-row tile the configuration asked for: skinny M).
   if (!gemm_sm90_tma_describable(args)) {
@@ -382,6 +383,9 @@ cudaError_t gemm_sm90_variant(const GemmSm90Arguments<TA, TD>& args, cudaStream_
   switch (key(config)) {
     case key({256, 4, 2}): return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 256, 4, 2, false, 128, true, Fusion>(args, stream, GemmSplitAsk(config), fusion);
     case key({256, 4, 1}): return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 256, 4, 1, false, 128, true, Fusion>(args, stream, GemmSplitAsk(config), fusion);
+    case key({192, 4, 2, false, 192}):  // (plain GEMMs over a K-major B only: not run with an epilogue tree)
+      if constexpr (MajorB == GmmaMajor::K && kPlainVariant) return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 192, 4, 2, false, 192, true, Fusion>(args, stream, GemmSplitAsk(config), fusion);
+      else return cudaErrorInvalidValue;
     case key({192, 4, 2}):  // (K-major B only: each CTA's 96 columns of B are not whole 64-column blocks)
       if constexpr (MajorB == GmmaMajor::K) return detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, 192, 4, 2, false, 128, true, Fusion>(args, stream, GemmSplitAsk(config), fusion);
       else return cudaErrorInvalidValue;

@@ -123,15 +123,16 @@ struct GemmSm90SourceAtom<TD, TileN, true> {
   using type = typename GemmSm90Source<TD, TileN>::Atom;
 };
 
-// The columns of one wgmma atom of a consumer: the split-N tile's consumers take half of TileN
-// each, the others all of it. (A 64 x 256 ping-pong tile as two m64n128 atoms per k-step, two
+// The columns of one wgmma atom of a consumer: the split-N tiles' consumers (64 and 192 rows)
+// take half of TileN each, the others all of it. (A 64 x 256 ping-pong tile as two m64n128 atoms per k-step, two
 // independent accumulator chains, ran no faster than one m64n256: H100, 8192^3 1756 vs 1773 us.)
 template <int TileM, int TileN, bool PingPong>
-inline constexpr int kGemmSm90AtomN = TileM == 64 && !PingPong ? TileN / 2 : TileN;
+inline constexpr int kGemmSm90AtomN = TileM != 128 && !PingPong ? TileN / 2 : TileN;
 
 // The warpgroup arrangement of the consumers, as a TiledMMA.
 //   cooperative (TileM 128): two warpgroups stacked along M, 64 rows each, all TileN columns.
-//   split-N (TileM 64):      two warpgroups side by side along N, TileN/2 columns each.
+//   split-N (TileM 64, 192): two warpgroups side by side along N, TileN/2 columns each, every
+//                            row (192: three m64 atoms per k-step each).
 //   ping-pong:               one warpgroup computes a whole TileM x TileN tile (TileM / 64 atoms).
 template <class T, int TileM, int TileN, bool PingPong, GmmaMajor MajorA, GmmaMajor MajorB>
 CUTE_DSL_HOST_DEVICE constexpr auto gemm_sm90_tiled_mma() {
@@ -139,7 +140,7 @@ CUTE_DSL_HOST_DEVICE constexpr auto gemm_sm90_tiled_mma() {
   using Atom = MMA_Atom<SM90_64xNx16_F32_SS<kGemmSm90AtomN<TileM, TileN, PingPong>, in, MajorA, MajorB>>;
   if constexpr (PingPong)
     return make_tiled_mma(Atom{});
-  else if constexpr (TileM == 64)
+  else if constexpr (TileM != 128)
     return make_tiled_mma(Atom{}, make_layout(make_shape(Int<1>{}, Int<2>{}, Int<1>{})));
   else
     return make_tiled_mma(Atom{}, make_layout(make_shape(Int<2>{}, Int<1>{}, Int<1>{})));
