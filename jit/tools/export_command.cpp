@@ -26,7 +26,7 @@ void export_usage(std::FILE* out) {
                "  --name PREFIX     C prefix of every name in the files (a C identifier)\n"
                "  elementwise:      --op copy|add|axpby|relu|gelu|silu, --dtype f32|f64|f16|bf16\n"
                "  gemm:             --a bf16|f16 (A and B), --d bf16|f16|f32 (C and D), --a-major k|mn,\n"
-               "                    --b-major k|mn, --tile-m 128|64, --tile-n 48|64|96|128|160|192|224|256, --stages N,\n"
+               "                    --b-major k|mn, --tile-m 128|64|192, --tile-n 48|64|96|128|160|192|224|256, --stages N,\n"
                "                    --cluster-m 1|2, --ping-pong (defaults: jit::GemmSm90Config's)\n"
                "  custom:           --header/--source/--include/--kernel/--targs as for `jit compile`;\n"
                "                    parameters are declared p0, p1, ... from the CUBIN's layout\n"
