@@ -181,10 +181,11 @@ CUTE_DSL_DEVICE uint128_t& gemm_stage_chunk(Stage const& stage, int r, int k) {
   return *reinterpret_cast<uint128_t*>(&stage(r, 8 * k));
 }
 
-// Calls f(v, slot) for each pair of fragment values (v, v + 1) in the warp's 16 x 64 block b, slot
-// being the pair's place in the warp's stage (gemm_stage_block).
+// Calls f(v, slot) for each pair of fragment values (v, v + 1) in the warp's 16 x 64 block b (its
+// first `groups` 8-column groups: 8, or 4 for a 32-column half block), slot being the pair's
+// place in the warp's stage (gemm_stage_block).
 template <class TD, class Crd, class F>
-CUTE_DSL_DEVICE void gemm_for_stage_pairs(Crd const& crd, int b, unsigned char* stage, F&& f) {
+CUTE_DSL_DEVICE void gemm_for_stage_pairs(Crd const& crd, int b, unsigned char* stage, F&& f, int groups = 8) {
   // The thread's place in its warp's 16 x 64 block, once; each value adds its static offset (the
   // wgmma layout keeps a warp's values inside its 16-row band and a value's column offset within
   // a 64-column block below 64 - c0: no wrap). Taking % per value kept every result live (spills).
@@ -194,6 +195,7 @@ CUTE_DSL_DEVICE void gemm_for_stage_pairs(Crd const& crd, int b, unsigned char* 
   for (int i = 0; i < 2; ++i) {
 #pragma unroll
     for (int j = 0; j < 8; ++j) {
+      if (j >= groups) break;
       const int v = 4 * (8 * b + j) + 2 * i;
       const int r = r0 + gemm_value_row_offset(crd, v), cc = c0 + gemm_value_col_offset(crd, v) % 64;
       f(v, reinterpret_cast<GemmOutputPair<TD>*>(&block(r, cc)));
@@ -212,14 +214,16 @@ CUTE_DSL_DEVICE bool gemm_fragment_in_matrix_order(Crd const& crd, int lane) {
 }
 
 // The warp's 16 x 64 block b (columns 64 b .. 64 b + 63 of the accumulator block `acc`, coordinates
-// `crd`) times alpha (Scaled; else the values as they are), rounded to TD, into its shared-memory
-// block `stage` (kGemmEpilogueStageBytesPerWarp bytes, gemm_stage_block). stmatrix where the
+// `crd`; its first `groups` 8-column groups: 8, or 4 for a 32-column half block) times alpha
+// (Scaled; else the values as they are), rounded to TD, into its shared-memory block `stage`
+// (kGemmEpilogueStageBytesPerWarp bytes, gemm_stage_block). stmatrix where the
 // fragment is in its order (4 instructions, one address per lane), else one 4-byte store per pair
 // of columns (16 addresses per lane: kept live across tiles, they spilled in the reduce-scatter's
 // epilogue).
 // @pre every lane of the warp calls it; @post the caller __syncwarp()s before reading the stage
 template <class TD, bool Scaled = true, class Acc, class Crd>
-CUTE_DSL_DEVICE void gemm_stage_accumulator_block(Acc const& acc, Crd const& crd, int b, float alpha, int lane, unsigned char* stage) {
+CUTE_DSL_DEVICE void gemm_stage_accumulator_block(Acc const& acc, Crd const& crd, int b, float alpha, int lane, unsigned char* stage,
+                                                  int groups = 8) {
   static_assert(sizeof(TD) == 2, "gemm_stage_accumulator_block: 16-bit D only (64 columns = one 128-byte row)");
   const auto value = [&](int v) { return Scaled ? alpha * acc(v) : float(acc(v)); };
   if (gemm_fragment_in_matrix_order(crd, lane)) {
@@ -228,6 +232,7 @@ CUTE_DSL_DEVICE void gemm_stage_accumulator_block(Acc const& acc, Crd const& crd
     // row t % 8 of matrix t / 8 -- the same swizzled 16-byte chunk the pair stores write.
 #pragma unroll
     for (int jj = 0; jj < 8; jj += 2) {
+      if (jj >= groups) break;
       unsigned regs[4];
 #pragma unroll
       for (int m = 0; m < 4; ++m) {
@@ -240,7 +245,8 @@ CUTE_DSL_DEVICE void gemm_stage_accumulator_block(Acc const& acc, Crd const& crd
     }
     return;
   }
-  gemm_for_stage_pairs<TD>(crd, b, stage, [&](int v, GemmOutputPair<TD>* slot) { *slot = GemmOutputPair<TD>{TD(value(v)), TD(value(v + 1))}; });
+  gemm_for_stage_pairs<TD>(crd, b, stage, [&](int v, GemmOutputPair<TD>* slot) { *slot = GemmOutputPair<TD>{TD(value(v)), TD(value(v + 1))}; },
+                           groups);
 }
 
 // acc += scale * src at each accumulator's place, in f32 (one FMA), for the warp's 16 x 64 block
@@ -340,17 +346,24 @@ CUTE_DSL_DEVICE void gemm_store_accumulators_staged(Acc const& acc, Crd const& c
   TD* d = p.d + batch * p.batch_stride_d;
   const TD* c = read_c ? p.c + batch * p.batch_stride_c : nullptr;
   const auto block = gemm_stage_block<TD>(stage);
+  // 64-column blocks (8 groups of 8 columns), then a last 32-column half block (4 groups: the
+  // 96-, 160- and 224-column tiles, the 192-row tile's 96-column consumers) through the same stage,
+  // its rows 64 bytes: 8 lanes per 4 rows instead of 8 per row. Any other tail: the direct path.
+  constexpr int kHalf = N % 64 == 32 ? 1 : 0;
 #pragma unroll
-  for (int b = 0; b < N / 64; ++b) {  // 64-column blocks: 8 groups of 8 columns
+  for (int b = 0; b < N / 64 + kHalf; ++b) {
+    const int groups = b < N / 64 ? 8 : 4;             // 16-byte chunks per row of this block
+    const int rows_per_step = 32 / groups;             // rows one warp-wide 16-byte access covers
     const int bcol = col0 + gemm_block_first_col(crd, b);
-    if (!vectors || bcol + 64 > p.n) {
-      direct(8 * b, 8 * b + 8);
+    if (!vectors || bcol + 8 * groups > p.n) {
+      direct(8 * b, 8 * b + groups);
       continue;
     }
     if (read_c) {  // C's block into the stage first, with the same coalesced 16-byte accesses as D's
 #pragma unroll
-      for (int it = 0; it < 4; ++it) {
-        const int r = it * 4 + lane / 8, chunk = lane % 8;
+      for (int it = 0; it < 8; ++it) {
+        if (it >= groups / 2) break;
+        const int r = it * rows_per_step + lane / groups, chunk = lane % groups;
         reinterpret_cast<uint4&>(gemm_stage_chunk(block, r, chunk)) = *reinterpret_cast<const uint4*>(c + (wrow + r) * p.ldc + bcol + 8 * chunk);
       }
       __syncwarp();
@@ -358,26 +371,30 @@ CUTE_DSL_DEVICE void gemm_store_accumulators_staged(Acc const& acc, Crd const& c
     if (!read_c) {
       // stmatrix where it applies (H100, 128 x 256 cluster 2, 3 interleaved runs: 4096^3 180.6 ->
       // 177.3 us, 8192^3 1376 -> 1362 us against pair stores).
-      gemm_stage_accumulator_block<TD, Scaled>(acc, crd, b, p.alpha, lane, stage);
+      gemm_stage_accumulator_block<TD, Scaled>(acc, crd, b, p.alpha, lane, stage, groups);
     } else {  // each pair adds its C pair from the stage: one rounding, alpha * acc + beta * C in f32, then to TD
-      gemm_for_stage_pairs<TD>(crd, b, stage, [&](int v, GemmOutputPair<TD>* slot) {
-        const GemmOutputPair<TD> cin = *slot;
-        float v0 = Scaled ? p.alpha * acc(v) : float(acc(v)), v1 = Scaled ? p.alpha * acc(v + 1) : float(acc(v + 1));
-        v0 += p.beta * static_cast<float>(cin.x);
-        v1 += p.beta * static_cast<float>(cin.y);
-        *slot = GemmOutputPair<TD>{TD(v0), TD(v1)};
-      });
+      gemm_for_stage_pairs<TD>(
+          crd, b, stage,
+          [&](int v, GemmOutputPair<TD>* slot) {
+            const GemmOutputPair<TD> cin = *slot;
+            float v0 = Scaled ? p.alpha * acc(v) : float(acc(v)), v1 = Scaled ? p.alpha * acc(v + 1) : float(acc(v + 1));
+            v0 += p.beta * static_cast<float>(cin.x);
+            v1 += p.beta * static_cast<float>(cin.y);
+            *slot = GemmOutputPair<TD>{TD(v0), TD(v1)};
+          },
+          groups);
     }
     __syncwarp();
 #pragma unroll
-    for (int it = 0; it < 4; ++it) {  // 16 rows x 8 chunks = 128 chunks of 16 bytes, 32 per step
-      const int r = it * 4 + lane / 8, chunk = lane % 8;
+    for (int it = 0; it < 8; ++it) {  // 16 rows x `groups` chunks of 16 bytes, 32 per step
+      if (it >= groups / 2) break;
+      const int r = it * rows_per_step + lane / groups, chunk = lane % groups;
       const uint4 v = reinterpret_cast<const uint4&>(gemm_stage_chunk(block, r, chunk));
       *reinterpret_cast<uint4*>(d + (wrow + r) * p.ldd + bcol + 8 * chunk) = v;
     }
     __syncwarp();  // the next block overwrites the stage
   }
-  if constexpr (N % 64 != 0) direct(8 * (N / 64), N / 8);
+  if constexpr (N % 64 != 0 && kHalf == 0) direct(8 * (N / 64), N / 8);
 }
 
 #endif  // __CUDACC__ || __CUDACC_RTC__
