@@ -107,8 +107,8 @@ std::string gemm_sm90_unsupported(const GemmSm90Types& t, const GemmSm90Config& 
   if (c.ping_pong && c.tile_m * c.tile_n > 128 * 128) return "gemm_sm90: ping-pong needs tile_m x tile_n <= 128 x 128 (64 x 256)";
   if ((c.tile_n / c.cluster_m) % 8 != 0) return "gemm_sm90: each CTA's slice of B must be whole 8-row atoms";
   if (c.tile_m == 64 && !c.ping_pong && c.cluster_m != 1) return "gemm_sm90: 64-row cooperative tiles run without clusters";
-  if (c.tile_m == 128 && t.b_major == GemmMajor::mn && (c.tile_n / c.cluster_m) % 64 != 0)
-    return "gemm_sm90: with an MN-major B each CTA's share of B (tile_n / cluster_m) must be whole 64-column blocks";
+  if (c.tile_m == 128 && t.b_major == GemmMajor::mn && c.tile_n / 64 > 1 && (c.tile_n / 64) % c.cluster_m != 0)
+    return "gemm_sm90: with an MN-major B a tile's 64-column blocks must split evenly over the cluster";
   if (c.tile_m != 128 && !c.ping_pong && t.b_major == GemmMajor::mn && (c.tile_n / 2) % 64 != 0)
     return "gemm_sm90: 64-row tiles with MN-major B need tile_n 128 or 256";
   // The ring (dynamic) and, for 16-bit D, the epilogue's 2 KiB per consumer warp (static:

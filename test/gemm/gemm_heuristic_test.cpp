@@ -56,6 +56,7 @@ TEST(GemmHeuristic, ClustersOnlyWithSeveralWaves) {
     EXPECT_TRUE(gemm_sm90_config_supports(c, GmmaMajor::K, GmmaMajor::MN));
   }
   EXPECT_TRUE(gemm_sm90_config_supports({256, 4, 2}, GmmaMajor::MN));
+  EXPECT_TRUE(gemm_sm90_config_supports({64, 8, 2}, GmmaMajor::MN));  // one 64-column block: the multicast slices it
   EXPECT_EQ(gemm_sm90_heuristic({3000, 3000, 3000, 1}, 132).cluster_m, 1);  // the same shape, aligned rows
   EXPECT_EQ(gemm_sm90_heuristic({20000, 64, 3000, 1}, 132, {.rows_128b_aligned = false}).tile_n, 64);  // narrow N stays narrow
 }

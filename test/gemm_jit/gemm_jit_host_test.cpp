@@ -135,7 +135,8 @@ TEST(GemmSm90Config, KernelRulesCheckedBeforeCompiling) {
   mn_b.b_major = jit::GemmMajor::mn;
   EXPECT_EQ(jit::gemm_sm90_unsupported(bf16, gemm_sm90_config(192, 4, 2)), "");
   EXPECT_EQ(jit::gemm_sm90_unsupported(mn_b, gemm_sm90_config(192, 4, 2)),
-            "gemm_sm90: with an MN-major B each CTA's share of B (tile_n / cluster_m) must be whole 64-column blocks");
+            "gemm_sm90: with an MN-major B a tile's 64-column blocks must split evenly over the cluster");
+  EXPECT_EQ(jit::gemm_sm90_unsupported(mn_b, gemm_sm90_config(64, 8, 2)), "");  // one block: multicast slices it
   EXPECT_EQ(jit::gemm_sm90_unsupported(mn_b, gemm_sm90_config(256, 4, 2)), "");
   EXPECT_EQ(jit::gemm_sm90_unsupported(bf16, gemm_sm90_config(192, 4, 2, false, 192)), "");
   EXPECT_EQ(jit::gemm_sm90_unsupported(mn_b, gemm_sm90_config(192, 4, 2, false, 192)),

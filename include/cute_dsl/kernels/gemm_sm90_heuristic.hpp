@@ -43,10 +43,11 @@ inline long long gemm_sm90_tiles(GemmShape s, int rows, int cols) {
 inline bool gemm_sm90_config_supports(GemmSm90Config c, GmmaMajor major_b, GmmaMajor major_a = GmmaMajor::K) {
   if (c.swap_ab && major_a != GmmaMajor::K) return false;
   // An MN-major B comes in 64-column swizzle blocks: the 96-, 160- and 224-column tiles need it
-  // K-major, and so does a cluster whose CTAs' shares of B are not whole blocks (128 x 192 in
-  // clusters of 2: 96 columns each).
-  const int b_share = c.cluster_m > 1 ? c.tile_n / c.cluster_m : c.tile_n;
-  if (!c.swap_ab && c.tile_m == 128 && b_share % 64 != 0 && major_b != GmmaMajor::K) return false;
+  // K-major, and so does a cluster over which a tile's several blocks do not split evenly (128 x
+  // 192 in clusters of 2: three blocks; the TMA atom's multicast rule).
+  if (!c.swap_ab && c.tile_m == 128 && c.tile_n % 64 != 0 && major_b != GmmaMajor::K) return false;
+  const int blocks = c.tile_n / 64, cluster = c.cluster_m > 1 ? c.cluster_m : 1;
+  if (!c.swap_ab && c.tile_m == 128 && blocks > 1 && blocks % cluster != 0 && major_b != GmmaMajor::K) return false;
   // The split-N tiles (64 and 192 rows) give each consumer TileN / 2 columns of B.
   return !(c.tile_m != 128 && !c.ping_pong && major_b == GmmaMajor::MN && (c.tile_n / 2) % 64 != 0);
 }
@@ -128,10 +129,11 @@ inline constexpr double kGemmClustered192Efficiency = 0.95;
 // ... and the 192 x 192 tile in clusters of 2: at equal area 128 x 256 won by 2-3%, 128 x 192 lost
 // by up to 6% (3000^3 87.5 against 83.7 us, 570 x 12216 x 6608 176.2 against 164.7).
 inline constexpr double kGemmTile192Efficiency = 0.96;
-// ... from this K on: below it the epilogue weighs more, and the 192-row tile's stores 32 of each
-// consumer's 96 columns value by value (the staged path takes whole 64-column blocks). Of the 60
-// shapes call 9 moved to it, those with K < 1024 ran 9 of 15 slower (up to +9.8%: 10122 x 1696 x
-// 712), those from 1024 on 5 of 45 (up to +4.9%) and 28 faster.
+// ... from this K on: below it the epilogue weighs more (when this was measured the 192-row tile
+// also stored 32 of each consumer's 96 columns value by value; the staged half block that took
+// them over since was timed at K >= 1072 only). Of the 60 shapes session 27's call 9 moved to it,
+// those with K < 1024 ran 9 of 15 slower (up to +9.8%: 10122 x 1696 x 712), those from 1024 on 5
+// of 45 (up to +4.9%) and 28 faster.
 inline constexpr int kGemmTile192MinK = 1024;
 struct GemmSplitPlan {
   int splits = 1;            // ranges per split tile (1: none); stream-K: workspace slots per tile
