@@ -27,8 +27,9 @@ TEST(GemmHeuristic, ClustersOnlyWithSeveralWaves) {
   // 128 x 192 or 192 x 192 by the area of their cluster waves: 6000^2 takes 9 waves of 128 x 256,
   // 12 of 128 x 192, 8 of 192 x 192 (ties in area: 128 x 256); 3000^2 3, 3 and 2 (192 x 192);
   // 1796 x 6168 4 waves of 128 x 192 against 3 of 192 x 192 (0.75 of the area: 128 x 192). An
-  // MN-major B only 128 x 256 (the others' 96 columns per CTA or consumer are not whole
-  // 64-column blocks); an epilogue tree or C through the ring not 192 x 192 (not run with them).
+  // MN-major B only 128 x 256 (128 x 192's three 64-column blocks do not split over a cluster of
+  // 2, the 192-row tile's consumers take 96 columns each); an epilogue tree or C through the ring
+  // not 192 x 192 (not run with them).
   const GemmSm90Config misaligned = gemm_sm90_heuristic({3000, 3000, 3000, 1}, 132, {.rows_128b_aligned = false});
   EXPECT_EQ(misaligned.tile_m, 192);
   EXPECT_EQ(misaligned.tile_n, 192);
