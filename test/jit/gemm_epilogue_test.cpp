@@ -111,6 +111,13 @@ TEST(GemmEpilogue, RefusesWhatTheGemmRefuses) {
   auto spec = jit::gemm_sm90_epilogue_spec(types, config, p);
   ASSERT_FALSE(spec.has_value());
   EXPECT_NE(spec.error().message.find("tile_n"), std::string::npos) << spec.error().message;
+  // The 192-row tile runs plain GEMMs only (not run with a tree on a GPU): refused by name.
+  jit::GemmSm90Config tall = config;
+  tall.tile_m = 192, tall.tile_n = 192, tall.stages = 4, tall.cluster_m = 2;
+  auto tall_spec = jit::gemm_sm90_epilogue_spec(types, tall, p);
+  ASSERT_FALSE(tall_spec.has_value());
+  EXPECT_NE(tall_spec.error().message.find("tile_m 192 runs plain GEMMs only, not epilogue trees"), std::string::npos)
+      << tall_spec.error().message;
   config.tile_n = 128;
   EXPECT_FALSE(jit::gemm_sm90_epilogue_spec(types, config, p, jit::ElementType::i32).has_value());
   // Bindings reused in layers double the tree at each layer: refused before NVRTC sees it.
