@@ -59,6 +59,26 @@ constexpr Epilogue kEpilogues[] = {
 
 constexpr int kWarmup = 3;
 
+// kShapes, or the shapes in EPILOGUE_BENCH_SHAPES ("MxNxK,MxNxK,..."; ragged ones time the edge
+// path, which only blocks that cross M or N take).
+std::vector<Shape> bench_shapes() {
+  const char* v = std::getenv("EPILOGUE_BENCH_SHAPES");
+  if (!v || !*v) return {std::begin(kShapes), std::end(kShapes)};
+  std::vector<Shape> shapes;
+  for (const char* p = v; *p;) {
+    Shape s{};
+    int used = 0;
+    if (std::sscanf(p, "%dx%dx%d%n", &s.m, &s.n, &s.k, &used) != 3 || s.m < 1 || s.n < 1 || s.k < 1) {
+      std::fprintf(stderr, "ERROR: EPILOGUE_BENCH_SHAPES must be MxNxK[,MxNxK...] with positive sizes, got '%s'\n", v);
+      std::exit(1);
+    }
+    shapes.push_back(s);
+    p += used;
+    if (*p == ',') ++p;
+  }
+  return shapes;
+}
+
 float gelu_tanh(float x) { return 0.5f * x * (1.f + std::tanh(0.7978845608028654f * (x + 0.044715f * x * x * x))); }
 
 // The heuristic's variant for the shape, as the JIT names it: a fused tree's (no swap-AB, fused).
@@ -196,7 +216,7 @@ void BM_fused(benchmark::State& state, GemmProblem p, Epilogue e, bool ping_pong
 
 // Per shape: "plain/MxNxK", then "jit_<epilogue>/MxNxK", then "jit_pp_<epilogue>/MxNxK" (ping-pong).
 int main(int argc, char** argv) {
-  for (const Shape& s : kShapes) {
+  for (const Shape& s : bench_shapes()) {
     GemmProblem p{s.m, s.n, s.k};
     std::vector<benchmark::internal::Benchmark*> runs{benchmark::RegisterBenchmark(("plain/" + p.name()).c_str(), BM_plain, p)};
     for (const Epilogue& e : kEpilogues)

@@ -275,6 +275,26 @@ TEST(GemmSm90, ClusteredTiles192WholeAndSplit) {
   }
 }
 
+// D rows that start off 16 bytes still go through the epilogue's stage, stored in the widest
+// pieces the rows allow (gemm_stage_store_rows): 2 bytes (N = 4095, odd), 4 (N + pad = 1030 f16,
+// batches whose stride is 4-byte aligned; with beta, C off 16 bytes: the direct path), 8 (N =
+// 1028, alpha = -2). Tiles: the heuristic's,
+// 128 x 256 in clusters of 2, 128 x 96 (the 32-column half block), 192 x 192 (96-column
+// consumers) and the 128 x 128 ping-pong tile; the padding's poison checks that no piece lands past N.
+TEST(GemmSm90, DRowsOffSixteenBytesThroughTheStage) {
+  CUTE_DSL_REQUIRE_GPU(90);
+  static_assert(gemm_row_access_bytes(0, 4095, 0, 2) == 2 && gemm_row_access_bytes(0, 1030, 0, 2) == 4);
+  static_assert(gemm_row_access_bytes(0, 1028, 1028 * 300, 2) == 8 && gemm_row_access_bytes(2, 1024, 0, 2) == 2);
+  static_assert(gemm_row_access_bytes(256, 1024, 0, 2) == 16);
+  for (const GemmSm90Config tile : {GemmSm90Config{}, GemmSm90Config{256, 4, 2}, GemmSm90Config{96, 7, 1},
+                                    GemmSm90Config{192, 4, 2, false, 192}, GemmSm90Config{128, 6, 2, true}}) {
+    run_case<__nv_bfloat16, __nv_bfloat16>({1000, 4095, 136, 1, 1.f, 0.f}, tile);
+    run_case<__half, __half>({257, 1022, 72, 2, 0.5f, 1.f, 8}, tile);
+    run_case<__half, __half>({257, 1022, 72, 2, 0.5f, 0.f, 8}, tile);
+    run_case<__nv_bfloat16, __nv_bfloat16>({300, 1028, 200, 1, -2.f, 0.f}, tile);
+  }
+}
+
 // The same operands staged into aligned rows (gemm_sm90_stage.hpp), then the TMA mainloop: the
 // heuristic's variant and a fixed one, batches, alpha/beta, fp16, the 64-row tile, and the
 // model's own choice on a shape where staging pays.

@@ -181,6 +181,34 @@ CUTE_DSL_DEVICE uint128_t& gemm_stage_chunk(Stage const& stage, int r, int k) {
   return *reinterpret_cast<uint128_t*>(&stage(r, 8 * k));
 }
 
+// The widest access, in bytes (16, 8, 4 or 2), at which every row of a matrix of `element_bytes`
+// elements starts: its base address, leading dimension and batch stride all multiples of it.
+CUTE_DSL_HOST_DEVICE constexpr int gemm_row_access_bytes(unsigned long long address, long long ld, long long batch_stride,
+                                                         int element_bytes) {
+  const unsigned long long bits =
+      address | static_cast<unsigned long long>(ld * element_bytes) | static_cast<unsigned long long>(batch_stride * element_bytes) | 16ull;
+  return static_cast<int>(bits & (~bits + 1));  // the lowest set bit
+}
+
+// Stores the warp's 16 rows x `row_bytes` (128 or 64) of its stage block to global rows `rows`
+// (row r at rows + r * ld elements) in pieces of `piece` bytes (8, 4 or 2; the 16-byte case is the
+// caller's), lane after lane along a row. A loop, not unrolled: the path is rare and its code is in
+// every GEMM and fused epilogue; stores do not wait for each other.
+// @pre every row of `rows` starts on `piece` bytes; the caller __syncwarp()s around it
+template <class TD, class Stage>
+CUTE_DSL_DEVICE void gemm_stage_store_rows(Stage const& block, TD* rows, long long ld, int row_bytes, int piece, int lane) {
+  const int log_piece = piece == 8 ? 3 : piece == 4 ? 2 : 1, log_pieces = (row_bytes == 128 ? 7 : 6) - log_piece;
+#pragma unroll 1
+  for (int q = lane; q < 16 << log_pieces; q += 32) {
+    const int r = q >> log_pieces, byte = (q & ((1 << log_pieces) - 1)) << log_piece;
+    const unsigned char* from = reinterpret_cast<const unsigned char*>(&gemm_stage_chunk(block, r, byte >> 4)) + (byte & 15);
+    unsigned char* to = reinterpret_cast<unsigned char*>(rows + r * ld) + byte;
+    if (piece == 8) *reinterpret_cast<unsigned long long*>(to) = *reinterpret_cast<const unsigned long long*>(from);
+    else if (piece == 4) *reinterpret_cast<unsigned*>(to) = *reinterpret_cast<const unsigned*>(from);
+    else *reinterpret_cast<unsigned short*>(to) = *reinterpret_cast<const unsigned short*>(from);
+  }
+}
+
 // Calls f(v, slot) for each pair of fragment values (v, v + 1) in the warp's 16 x 64 block b (its
 // first `groups` 8-column groups: 8, or 4 for a 32-column half block), slot being the pair's
 // place in the warp's stage (gemm_stage_block).
@@ -320,7 +348,12 @@ CUTE_DSL_DEVICE void gemm_add_source_block(Acc& acc, Crd const& crd, int b, Src 
 // (mod 8) so that neither the pair writes (8 rows, same columns) nor the 16-byte reads hit the
 // same bank twice. With beta != 0 the warp first brings C's block into the stage the same way,
 // and each thread combines its values with C's from there (one rounding to TD). Blocks that reach
-// past M or N, or a D (or C) whose rows are not 16-byte aligned take the direct path.
+// past M or N, or a C (when read) whose rows start off 16 bytes, take the direct path. A D whose
+// rows start off 16 bytes (an odd N as the leading dimension) still goes through the stage: its
+// rows leave in the widest pieces every row allows (gemm_row_access_bytes: 8, 4 or 2 bytes), a
+// warp's pieces contiguous along a row. The direct path's pair stores touch 8 rows per
+// instruction, a sector each, and L2's write sectors were the bound (H200, 2026-11-29: 8191 x 8191
+// x 2048 570 -> 475 us, 2048 x 50257 x 1024 647 -> 459; bench/results/epilogue_session28_h200_2026-11-29.txt).
 // Scaled = false: the accumulators already hold alpha * acc (the caller scaled them, or alpha is
 // 1): p.alpha is not applied -- one multiply per value fewer, 128 of the ~708
 // instructions per warp and tile of this epilogue in the 128 x 256 tile (ncu, H100, 2026-11-28).
@@ -340,9 +373,11 @@ CUTE_DSL_DEVICE void gemm_store_accumulators_staged(Acc const& acc, Crd const& c
   };
   const int wrow = row0 + int(get<0>(crd(0))) / 16 * 16;  // this warp's first row: warps own 16-row bands
   const bool read_c = p.beta != 0.f;
-  const bool vectors = p.ldd % 8 == 0 && p.batch_stride_d % 8 == 0 && reinterpret_cast<unsigned long long>(p.d) % 16 == 0 &&
-                       wrow + 16 <= p.m &&
-                       (!read_c || (p.ldc % 8 == 0 && p.batch_stride_c % 8 == 0 && reinterpret_cast<unsigned long long>(p.c) % 16 == 0));
+  const int piece = gemm_row_access_bytes(reinterpret_cast<unsigned long long>(p.d), p.ldd, p.batch_stride_d, sizeof(TD));
+  // C is read into the stage from 16-byte rows only: read in narrower pieces, each lane's loads
+  // waited for one another (H200, 8191 x 8191 x 2048, beta = 1: 790 -> 1306 us against the direct path).
+  const bool staged = wrow + 16 <= p.m &&
+                      (!read_c || gemm_row_access_bytes(reinterpret_cast<unsigned long long>(p.c), p.ldc, p.batch_stride_c, sizeof(TD)) == 16);
   TD* d = p.d + batch * p.batch_stride_d;
   const TD* c = read_c ? p.c + batch * p.batch_stride_c : nullptr;
   const auto block = gemm_stage_block<TD>(stage);
@@ -355,7 +390,7 @@ CUTE_DSL_DEVICE void gemm_store_accumulators_staged(Acc const& acc, Crd const& c
     const int groups = b < N / 64 ? 8 : 4;             // 16-byte chunks per row of this block
     const int rows_per_step = 32 / groups;             // rows one warp-wide 16-byte access covers
     const int bcol = col0 + gemm_block_first_col(crd, b);
-    if (!vectors || bcol + 8 * groups > p.n) {
+    if (!staged || bcol + 8 * groups > p.n) {
       direct(8 * b, 8 * b + groups);
       continue;
     }
@@ -385,6 +420,11 @@ CUTE_DSL_DEVICE void gemm_store_accumulators_staged(Acc const& acc, Crd const& c
           groups);
     }
     __syncwarp();
+    if (piece < 16) {
+      gemm_stage_store_rows(block, d + wrow * p.ldd + bcol, p.ldd, 16 * groups, piece, lane);
+      __syncwarp();
+      continue;
+    }
 #pragma unroll
     for (int it = 0; it < 8; ++it) {  // 16 rows x `groups` chunks of 16 bytes, 32 per step
       if (it >= groups / 2) break;
