@@ -3,6 +3,7 @@
 # PyPI wheels nvidia-cuda-cuobjdump and nvidia-cuda-nvdisasm, downloaded once into a cache folder.
 # Prints the folder that holds the two tools. Not used by the build or CI (no network there).
 #   X=$(bash scripts/sass_tools.sh) && "$X/cuobjdump" -sass -fun 'NAME' a.out | grep -E 'STL|LDL'
+# With that folder on PATH the JIT's dumps (CUTE_DSL_DUMP_DIR) include the kernels' SASS.
 # Environment: CUTE_DSL_SASS_TOOLS (the cache folder; default ~/.cache/cute_dsl_sass_tools).
 set -euo pipefail
 dir=${CUTE_DSL_SASS_TOOLS:-$HOME/.cache/cute_dsl_sass_tools}
