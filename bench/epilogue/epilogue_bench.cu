@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "gemm_problem.cuh"
+#include "shape_list.hpp"
 
 namespace {
 
@@ -62,20 +63,10 @@ constexpr int kWarmup = 3;
 // kShapes, or the shapes in EPILOGUE_BENCH_SHAPES ("MxNxK,MxNxK,..."; ragged ones time the edge
 // path, which only blocks that cross M or N take).
 std::vector<Shape> bench_shapes() {
-  const char* v = std::getenv("EPILOGUE_BENCH_SHAPES");
-  if (!v || !*v) return {std::begin(kShapes), std::end(kShapes)};
+  std::vector<std::array<int, 3>> fallback;
+  for (const Shape& s : kShapes) fallback.push_back({s.m, s.n, s.k});
   std::vector<Shape> shapes;
-  for (const char* p = v; *p;) {
-    Shape s{};
-    int used = 0;
-    if (std::sscanf(p, "%dx%dx%d%n", &s.m, &s.n, &s.k, &used) != 3 || s.m < 1 || s.n < 1 || s.k < 1) {
-      std::fprintf(stderr, "ERROR: EPILOGUE_BENCH_SHAPES must be MxNxK[,MxNxK...] with positive sizes, got '%s'\n", v);
-      std::exit(1);
-    }
-    shapes.push_back(s);
-    p += used;
-    if (*p == ',') ++p;
-  }
+  for (const auto& s : cute_dsl_bench::shapes_from_env("EPILOGUE_BENCH_SHAPES", fallback)) shapes.push_back({s[0], s[1], s[2]});
   return shapes;
 }
 

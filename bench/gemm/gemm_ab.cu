@@ -28,6 +28,7 @@
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
 #include <cute_dsl/kernels/gemm_sm90_launch.hpp>
+#include "../support/shape_list.hpp"
 #include <algorithm>
 #include <chrono>
 #include <array>
@@ -179,23 +180,10 @@ int run_shape(const char* tag, std::array<int, 3> s, float beta, kernels::GemmSm
 }
 int main(int argc, char** argv) {
   const char* tag = argc > 1 ? argv[1] : "?";
-  std::vector<std::array<int, 3>> shapes = {{8192, 8192, 8192}, {16384, 16384, 4096}, {8192, 8192, 1024}, {4096, 4096, 4096},
-                                            {2048, 2048, 2048}, {3000, 3000, 3000}, {4096, 1536, 4096}, {128, 8192, 8192}, {16, 4096, 4096}};
   // GEMM_AB_SHAPES="MxNxK,MxNxK,...": these shapes instead.
-  if (const char* list = std::getenv("GEMM_AB_SHAPES"); list != nullptr && *list != 0) {
-    shapes.clear();
-    for (const char* p = list; *p != 0;) {
-      std::array<int, 3> s{};
-      int used = 0;
-      if (std::sscanf(p, "%dx%dx%d%n", &s[0], &s[1], &s[2], &used) != 3 || s[0] < 1 || s[1] < 1 || s[2] < 1) {
-        std::fprintf(stderr, "ERROR: GEMM_AB_SHAPES: expected MxNxK[,MxNxK...] at '%s'\n", p);
-        return 1;
-      }
-      shapes.push_back(s);
-      p += used;
-      if (*p == ',') ++p;
-    }
-  }
+  const std::vector<std::array<int, 3>> shapes = cute_dsl_bench::shapes_from_env(
+      "GEMM_AB_SHAPES", {{8192, 8192, 8192}, {16384, 16384, 4096}, {8192, 8192, 1024}, {4096, 4096, 4096},
+                         {2048, 2048, 2048}, {3000, 3000, 3000}, {4096, 1536, 4096}, {128, 8192, 8192}, {16, 4096, 4096}});
   float beta = 0.f;
   if (const char* b = std::getenv("GEMM_AB_BETA"); b != nullptr && *b != 0) {
     char* end = nullptr;
