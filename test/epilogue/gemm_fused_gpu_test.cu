@@ -147,6 +147,17 @@ TEST(EpilogueFusedGemm, BiasGeluAuxRowAbsMaxColSumTN64x48) {
   run_forward<GmmaMajor::K, GmmaMajor::K, 48, 14, 64>({300, 520, 136, 1});
   run_forward<GmmaMajor::K, GmmaMajor::K, 48, 14, 64>({70, 100, 200, 2});
 }
+// M and N whole tiles: the launcher takes the form compiled without edge paths and split-K
+// (gemm_sm90_launch.hpp); every layout and tile above, batched, D's rows still off 16 bytes.
+TEST(EpilogueFusedGemm, WholeTilesTakeTheFormWithoutEdgePaths) {
+  CUTE_DSL_REQUIRE_GPU(90);
+  run_forward<GmmaMajor::K, GmmaMajor::K>({256, 384, 136, 2});
+  run_forward<GmmaMajor::K, GmmaMajor::K, 192, 4>({256, 576, 200, 1});
+  run_forward<GmmaMajor::K, GmmaMajor::K, 48, 14, 64>({128, 96, 200, 2});
+  run_forward<GmmaMajor::MN, GmmaMajor::K>({128, 256, 72, 1});
+  run_forward<GmmaMajor::K, GmmaMajor::MN>({256, 128, 64, 1});
+  run_forward<GmmaMajor::MN, GmmaMajor::MN>({128, 128, 40, 1});
+}
 TEST(EpilogueFusedGemm, BiasGeluAuxRowAbsMaxColSumNN) {
   CUTE_DSL_REQUIRE_GPU(90);
   run_forward<GmmaMajor::MN, GmmaMajor::K>({130, 70, 72, 2});

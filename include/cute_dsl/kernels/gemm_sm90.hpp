@@ -1081,14 +1081,15 @@ __global__ void __launch_bounds__(gemm_sm90_impl::kThreads, 1)
 // The same GEMM with an epilogue tree (epilogue/, docs/10_epilogues.md): D = tree(acc, ...) instead
 // of alpha * acc + beta * C (p.epilogue's alpha, beta and C are not used; D, its leading
 // dimension, M and N are). Epilogue is the tree's type, e.g. decltype(gelu(acc() + col_broadcast(bias))):
-// nameable, so the JIT can instantiate it from generated source.
+// nameable, so the JIT can instantiate it from generated source. SplitK / EdgeTiles as run()'s:
+// the launcher's whole-tile form compiles both out (gemm_sm90_launch.hpp).
 template <class TA, class TD, int TileN, int Stages, int ClusterM, bool PingPong, GmmaMajor MajorA, GmmaMajor MajorB, int TileM,
-          bool TmaLoads, class Epilogue>
+          bool TmaLoads, class Epilogue, bool SplitK = true, bool EdgeTiles = true>
 __global__ void __launch_bounds__(gemm_sm90_impl::kThreads, 1)
     gemm_sm90_fused_kernel(const __grid_constant__ GemmSm90KernelParams<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM> p,
                            const __grid_constant__ Epilogue tree) {
   static_assert(epilogue::EpilogueNode<Epilogue>, "gemm_sm90_fused_kernel: Epilogue must be an epilogue tree (cute_dsl/epilogue)");
-  gemm_sm90_impl::run<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM, TmaLoads>(p, tree);
+  gemm_sm90_impl::run<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM, TmaLoads, Epilogue, false, SplitK, EdgeTiles>(p, tree);
 }
 
 }  // namespace cute_dsl::kernels

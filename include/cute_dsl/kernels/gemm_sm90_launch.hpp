@@ -203,7 +203,7 @@ cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t st
   // both, 256 x 1536 x 4096 17.1 against 19.2, large shapes alike or faster (H100, 2026-11-28,
   // bench/results/gemm_lean_kernel_h100_2026-11-28.txt).
   constexpr bool kRingForm = kPlain && gemm_sm90_impl::kTakesRingC<TD, TileM, TileN, PingPong, TmaLoads, TransposeD>;
-  auto* kernel = [] {  // whole tiles (and the fused kernels' only form)
+  auto* kernel = [] {  // unsplit (a fused tree's edge tiles too)
     if constexpr (kPlain) return &gemm_sm90_kernel<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM, TmaLoads, TransposeD, false, false>;
     else return &gemm_sm90_fused_kernel<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM, TmaLoads, Fusion>;
   }();
@@ -216,6 +216,17 @@ cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t st
     else if constexpr (kPlain) return &gemm_sm90_kernel<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM, TmaLoads, TransposeD, false, false>;
     else return &gemm_sm90_fused_kernel<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM, TmaLoads, Fusion>;
   }();
+  // A fused tree's launch over whole tiles (M a multiple of TileM x ClusterM, N of TileN) and
+  // unsplit takes a form without the edge paths and split-K, as the JIT compiles it: the edge
+  // paths' registers made bias + GELU spill 64-68 bytes in the 128 x 256 forms, and the form
+  // without them ran 2.5-4.8% faster there (H200, 2026-11-29: 16384 x 4096 x 512 149.7 -> 144.4
+  // us, 8192 x 8192 x 1024 228.1 -> 222.4; the 128 x 128 ping-pong 161.7 -> 153.9; the same D;
+  // bench/results/gemm_session29_h200_2026-11-29.txt, call 6). TMA mainloop, ordinary trees only
+  // (the routed and gated trees' kernels keep one form: their translation units build many).
+  constexpr bool kWholeForm = !kPlain && TmaLoads && !epilogue::RoutesTiles<Fusion> && !epilogue::GatesTiles<Fusion>;
+  decltype(kernel) whole_kernel = kernel;
+  if constexpr (kWholeForm)
+    whole_kernel = &gemm_sm90_fused_kernel<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM, TmaLoads, Fusion, false, false>;
   constexpr int kSmem = gemm_sm90_shared_bytes<TA, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM>;
   static_assert(kSmem + gemm_sm90_impl::kEpilogueStageBytes<TD, TransposeD> <= gemm_sm90_impl::kMaxSharedBytesPerCta,
                 "gemm_sm90_launch: the ring's stages and the epilogue's stage exceed the 227 KiB of shared memory a CTA may have");
@@ -235,7 +246,7 @@ cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t st
   const bool cached = device_is_cached(device);
   if (!cached || !attr_set[device].load(std::memory_order_acquire)) {
     if ((err = gemm_sm90_check_device(device)) != cudaSuccess) return err;
-    for (auto* form : {kernel, split_kernel, ring_kernel})
+    for (auto* form : {kernel, split_kernel, ring_kernel, whole_kernel})
       if ((err = cudaFuncSetAttribute(form, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem)) != cudaSuccess) return err;
     if (cached) attr_set[device].store(true, std::memory_order_release);
   }
@@ -340,7 +351,10 @@ cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t st
   }
   config.gridDim = dim3(clusters * ClusterM);
   if constexpr (kPlain) return cudaLaunchKernelEx(&config, p.splits > 1 ? split_kernel : p.c_in_ring != 0 ? ring_kernel : kernel, p);
-  else return cudaLaunchKernelEx(&config, p.splits > 1 ? split_kernel : kernel, p, fusion);
+  else {
+    const bool whole = s.m % (TileM * ClusterM) == 0 && s.n % TileN == 0;
+    return cudaLaunchKernelEx(&config, p.splits > 1 ? split_kernel : whole ? whole_kernel : kernel, p, fusion);
+  }
 }
 
 }  // namespace detail
@@ -509,7 +523,8 @@ std::string gemm_sm90_fused_unsupported(const GemmSm90Arguments<TA, TD>& args) {
 }
 
 // The heuristic's configuration (or `config`), among every variant: one kernel per variant and
-// tree -- 16 with a K-major B (the two copy-mainloop variants included), 10 with an MN-major one.
+// tree -- 16 with a K-major B (the two copy-mainloop variants included), 10 with an MN-major one --
+// and, for ordinary trees, each TMA variant's whole-tile form besides (gemm_sm90_launch).
 template <GmmaMajor MajorA, GmmaMajor MajorB, class TA, class TD, epilogue::EpilogueNode Tree>
 cudaError_t gemm_sm90_fused(const GemmSm90Arguments<TA, TD>& args, const Tree& tree, cudaStream_t stream = nullptr,
                             GemmSm90Config config = {}) {
@@ -518,8 +533,8 @@ cudaError_t gemm_sm90_fused(const GemmSm90Arguments<TA, TD>& args, const Tree& t
   return detail::gemm_sm90_stage_and_run<MajorA, MajorB>(args, stream, config, tree);
 }
 
-// One variant fixed at compile time (one kernel per tree and layout: what tests and fused
-// benchmarks instantiate). TMA-describable A and B only (gemm_sm90_tma_describable), no split-K.
+// One variant fixed at compile time (two kernels per tree and layout -- edge tiles, whole tiles --
+// what tests and fused benchmarks instantiate). TMA-describable A and B only (gemm_sm90_tma_describable), no split-K.
 // TileM: 128 (cooperative, 64 rows per consumer) or 64 (the consumers split TileN).
 template <GmmaMajor MajorA, GmmaMajor MajorB, int TileN, int Stages, int ClusterM, int TileM = gemm_sm90_impl::kTileM, class TA,
           class TD, epilogue::EpilogueNode Tree>
