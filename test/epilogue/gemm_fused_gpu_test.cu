@@ -76,9 +76,10 @@ void expect_close(const std::vector<T>& got, const std::vector<double>& want, do
 }
 
 // Forward: D = gelu(pre), pre = alpha * acc + bias (stored, column-major), amax[row] = max |D|,
-// dsum[col] = sum of D over rows. In the variant TileM x TileN x Stages (cluster 1).
+// dsum[col] = sum of D over rows. In the variant TileM x TileN x Stages (cluster 1); `splits` > 1:
+// through gemm_sm90_fused with split-K asked for (at most that many ranges per tile).
 template <GmmaMajor MajorA, GmmaMajor MajorB, int TileN = 128, int Stages = 6, int TileM = 128>
-void run_forward(Problem p) {
+void run_forward(Problem p, int splits = 1) {
   const std::uint32_t seed = cute_dsl_test::test_seed();
   SCOPED_TRACE("M=" + std::to_string(p.m) + " N=" + std::to_string(p.n) + " K=" + std::to_string(p.k) + " L=" + std::to_string(p.l) +
                " seed=" + std::to_string(seed));
@@ -96,8 +97,19 @@ void run_forward(Problem p) {
   CUTE_DSL_TEST_CUDA(d_amax.upload(std::vector<float>(p.m * p.l, 0.f)));
   CUTE_DSL_TEST_CUDA(d_dsum.upload(std::vector<float>(p.n * p.l, 0.f)));
   const auto args = ops.args(d_d.get(), ldd);
-  CUTE_DSL_TEST_CUDA((cute_dsl::kernels::gemm_sm90_fused_variant<MajorA, MajorB, TileN, Stages, 1, TileM>(
-      args, tree(d_bias.get(), d_pre.get(), d_amax.get(), d_dsum.get()), nullptr)));
+  if (splits > 1) {  // the variant's launcher itself, asked for split-K (gemm_sm90_fused_variant never splits)
+    cute_dsl::kernels::GemmSm90Config config;
+    config.tile_n = TileN, config.stages = Stages, config.cluster_m = 1, config.tile_m = TileM, config.splits = splits;
+    int sms = 0;
+    CUTE_DSL_TEST_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    EXPECT_EQ(cute_dsl::kernels::gemm_sm90_plan_splits({p.m, p.n, p.k, p.l}, config, sms, splits).splits, splits)
+        << "the launcher's plan does not split this shape: the test would not run the split path";
+    CUTE_DSL_TEST_CUDA((cute_dsl::kernels::detail::gemm_sm90_launch<TA, TD, MajorA, MajorB, TileN, Stages, 1, false, TileM, true>(
+        args, nullptr, cute_dsl::kernels::GemmSplitAsk(splits), tree(d_bias.get(), d_pre.get(), d_amax.get(), d_dsum.get()))));
+  } else {
+    CUTE_DSL_TEST_CUDA((cute_dsl::kernels::gemm_sm90_fused_variant<MajorA, MajorB, TileN, Stages, 1, TileM>(
+        args, tree(d_bias.get(), d_pre.get(), d_amax.get(), d_dsum.get()), nullptr)));
+  }
   CUTE_DSL_TEST_LAUNCHED();
 
   std::vector<float> pre_ref(ldp * p.n * p.l, NAN), amax_ref(p.m * p.l, 0.f), dsum_ref(p.n * p.l, 0.f);
@@ -147,7 +159,7 @@ TEST(EpilogueFusedGemm, BiasGeluAuxRowAbsMaxColSumTN64x48) {
   run_forward<GmmaMajor::K, GmmaMajor::K, 48, 14, 64>({300, 520, 136, 1});
   run_forward<GmmaMajor::K, GmmaMajor::K, 48, 14, 64>({70, 100, 200, 2});
 }
-// M and N whole tiles: the launcher takes the form compiled without edge paths and split-K
+// M and N whole tiles: the launcher takes the form compiled without edge paths
 // (gemm_sm90_launch.hpp); every layout and tile above, batched, D's rows still off 16 bytes.
 TEST(EpilogueFusedGemm, WholeTilesTakeTheFormWithoutEdgePaths) {
   CUTE_DSL_REQUIRE_GPU(90);
@@ -157,6 +169,10 @@ TEST(EpilogueFusedGemm, WholeTilesTakeTheFormWithoutEdgePaths) {
   run_forward<GmmaMajor::MN, GmmaMajor::K>({128, 256, 72, 1});
   run_forward<GmmaMajor::K, GmmaMajor::MN>({256, 128, 64, 1});
   run_forward<GmmaMajor::MN, GmmaMajor::MN>({128, 128, 40, 1});
+  // Split K over whole tiles (6 tiles, K = 4096: the launcher's plan splits them 2 ways) and over
+  // edge tiles: the last split of each tile runs the tree on the summed partials.
+  run_forward<GmmaMajor::K, GmmaMajor::K>({256, 384, 4096, 1}, 2);
+  run_forward<GmmaMajor::K, GmmaMajor::K>({200, 300, 4096, 1}, 2);
 }
 TEST(EpilogueFusedGemm, BiasGeluAuxRowAbsMaxColSumNN) {
   CUTE_DSL_REQUIRE_GPU(90);

@@ -1082,7 +1082,7 @@ __global__ void __launch_bounds__(gemm_sm90_impl::kThreads, 1)
 // of alpha * acc + beta * C (p.epilogue's alpha, beta and C are not used; D, its leading
 // dimension, M and N are). Epilogue is the tree's type, e.g. decltype(gelu(acc() + col_broadcast(bias))):
 // nameable, so the JIT can instantiate it from generated source. SplitK / EdgeTiles as run()'s:
-// the launcher's whole-tile form compiles both out (gemm_sm90_launch.hpp).
+// the launcher's whole-tile form compiles the edge paths out (gemm_sm90_launch.hpp).
 template <class TA, class TD, int TileN, int Stages, int ClusterM, bool PingPong, GmmaMajor MajorA, GmmaMajor MajorB, int TileM,
           bool TmaLoads, class Epilogue, bool SplitK = true, bool EdgeTiles = true>
 __global__ void __launch_bounds__(gemm_sm90_impl::kThreads, 1)

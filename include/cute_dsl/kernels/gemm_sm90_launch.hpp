@@ -203,7 +203,7 @@ cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t st
   // both, 256 x 1536 x 4096 17.1 against 19.2, large shapes alike or faster (H100, 2026-11-28,
   // bench/results/gemm_lean_kernel_h100_2026-11-28.txt).
   constexpr bool kRingForm = kPlain && gemm_sm90_impl::kTakesRingC<TD, TileM, TileN, PingPong, TmaLoads, TransposeD>;
-  auto* kernel = [] {  // unsplit (a fused tree's edge tiles too)
+  auto* kernel = [] {  // unsplit (a fused tree's: with edge tiles)
     if constexpr (kPlain) return &gemm_sm90_kernel<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM, TmaLoads, TransposeD, false, false>;
     else return &gemm_sm90_fused_kernel<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM, TmaLoads, Fusion>;
   }();
@@ -216,8 +216,8 @@ cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t st
     else if constexpr (kPlain) return &gemm_sm90_kernel<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM, TmaLoads, TransposeD, false, false>;
     else return &gemm_sm90_fused_kernel<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM, TmaLoads, Fusion>;
   }();
-  // A fused tree's launch over whole tiles (M a multiple of TileM x ClusterM, N of TileN) and
-  // unsplit takes a form without the edge paths and split-K, as the JIT compiles it: the edge
+  // A fused tree's launch over whole tiles (M a multiple of TileM x ClusterM, N of TileN), split
+  // or not, takes a form without the edge paths (as the JIT compiles such shapes): the edge
   // paths' registers made bias + GELU spill 64-68 bytes in the 128 x 256 forms, and the form
   // without them ran 2.5-4.8% faster there (H200, 2026-11-29: 16384 x 4096 x 512 149.7 -> 144.4
   // us, 8192 x 8192 x 1024 228.1 -> 222.4; the 128 x 128 ping-pong 161.7 -> 153.9; the same D;
@@ -226,7 +226,7 @@ cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t st
   constexpr bool kWholeForm = !kPlain && TmaLoads && !epilogue::RoutesTiles<Fusion> && !epilogue::GatesTiles<Fusion>;
   decltype(kernel) whole_kernel = kernel;
   if constexpr (kWholeForm)
-    whole_kernel = &gemm_sm90_fused_kernel<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM, TmaLoads, Fusion, false, false>;
+    whole_kernel = &gemm_sm90_fused_kernel<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM, TmaLoads, Fusion, true, false>;
   constexpr int kSmem = gemm_sm90_shared_bytes<TA, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM>;
   static_assert(kSmem + gemm_sm90_impl::kEpilogueStageBytes<TD, TransposeD> <= gemm_sm90_impl::kMaxSharedBytesPerCta,
                 "gemm_sm90_launch: the ring's stages and the epilogue's stage exceed the 227 KiB of shared memory a CTA may have");
@@ -353,7 +353,7 @@ cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t st
   if constexpr (kPlain) return cudaLaunchKernelEx(&config, p.splits > 1 ? split_kernel : p.c_in_ring != 0 ? ring_kernel : kernel, p);
   else {
     const bool whole = s.m % (TileM * ClusterM) == 0 && s.n % TileN == 0;
-    return cudaLaunchKernelEx(&config, p.splits > 1 ? split_kernel : whole ? whole_kernel : kernel, p, fusion);
+    return cudaLaunchKernelEx(&config, whole ? whole_kernel : p.splits > 1 ? split_kernel : kernel, p, fusion);
   }
 }
 
