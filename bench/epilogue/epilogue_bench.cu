@@ -9,10 +9,11 @@
 // bf16 A (M x K) and B (N x K), K-major; bias: N bf16 values (per output column, as a linear
 // layer's); D bf16. Timing: L2 flushed before each of 20 launches, CUDA events, median
 // (median_us, TFLOPs). Each fused benchmark also times the plain GEMM in turns with it (plain_us:
-// the two meet the same clocks; timed apart, the plain GEMM's figure moved by up to 17% between
-// runs and positions -- 545 against 465 us at 4096 x 11008 x 4096 on one H200 -- so ratios are
-// taken from these pairs, docs/design/epilogue.md "Session 29"). rel_err: the fused D against the unfused computation (the plain GEMM's bf16
-// D, then bias and GELU in f32 on the host), max |difference| / max |reference|.
+// the two meet the same clocks; timed apart, first of its shape, the plain GEMM took 564 us at
+// 4096 x 11008 x 4096 against 468 in turns on one H200 -- ratios come from these pairs,
+// docs/design/epilogue.md "Session 29"). rel_err: the fused D against the unfused computation
+// (the plain GEMM's bf16 D, then bias and GELU in f32 on the host), max |difference| / max
+// |reference|.
 // Without a GPU every benchmark reports SKIPPED and the program exits 0.
 #include <cute_dsl/jit/gemm_epilogue.hpp>
 

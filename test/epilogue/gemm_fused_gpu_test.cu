@@ -77,7 +77,7 @@ void expect_close(const std::vector<T>& got, const std::vector<double>& want, do
 
 // Forward: D = gelu(pre), pre = alpha * acc + bias (stored, column-major), amax[row] = max |D|,
 // dsum[col] = sum of D over rows. In the variant TileM x TileN x Stages (cluster 1); `splits` > 1:
-// through gemm_sm90_fused with split-K asked for (at most that many ranges per tile).
+// through that variant's launcher asked for split-K (at most that many ranges per tile).
 template <GmmaMajor MajorA, GmmaMajor MajorB, int TileN = 128, int Stages = 6, int TileM = 128>
 void run_forward(Problem p, int splits = 1) {
   const std::uint32_t seed = cute_dsl_test::test_seed();

@@ -203,7 +203,7 @@ cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t st
   // both, 256 x 1536 x 4096 17.1 against 19.2, large shapes alike or faster (H100, 2026-11-28,
   // bench/results/gemm_lean_kernel_h100_2026-11-28.txt).
   constexpr bool kRingForm = kPlain && gemm_sm90_impl::kTakesRingC<TD, TileM, TileN, PingPong, TmaLoads, TransposeD>;
-  auto* kernel = [] {  // unsplit (a fused tree's: with edge tiles)
+  auto* kernel = [] {  // unsplit (a fused tree's: its edge-tile form, split or not)
     if constexpr (kPlain) return &gemm_sm90_kernel<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM, TmaLoads, TransposeD, false, false>;
     else return &gemm_sm90_fused_kernel<TA, TD, TileN, Stages, ClusterM, PingPong, MajorA, MajorB, TileM, TmaLoads, Fusion>;
   }();
