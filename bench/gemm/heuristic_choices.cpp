@@ -6,7 +6,8 @@
 //   heuristic_choices grid            M 65..8200 x N 1024..28672 x K 1024..8192 (1440 shapes)
 //   heuristic_choices random N SEED   N shapes, M 65..16384, N 256..28672, K 256..16384, log-uniform
 //   heuristic_choices MxNxK ...       the given shapes
-// Options before the mode: --sms S (default 132), --unaligned (rows off 128-byte lines).
+// Options before the mode: --sms S (default 132), --unaligned (rows off 128-byte lines), --fused
+// (an epilogue tree's launch).
 #include <cute_dsl/kernels/gemm_sm90_heuristic.hpp>
 
 #include <algorithm>
@@ -24,11 +25,15 @@ using cute_dsl::kernels::GemmShape;
 // The heuristic's choice through whichever signature the include tree has: launch facts as a struct
 // (GemmLaunchFacts, 2026-11-29 on) or positional (before), so that scripts/heuristic_moves.sh can
 // still build this file against older trees.
+// `fused`: an epilogue tree's launch (no swap-AB), as the fused launchers ask (trees that have the flag).
+bool fused = false;
 template <class Shape>
 auto choose(Shape s, int sms, bool aligned) {
   using namespace cute_dsl::kernels;
   if constexpr (requires { gemm_sm90_heuristic(s, sms, cute_dsl::GmmaMajor::K, aligned); })
     return gemm_sm90_heuristic(s, sms, cute_dsl::GmmaMajor::K, aligned);
+  else if constexpr (requires { GemmLaunchFacts{}.fused; })
+    return gemm_sm90_heuristic(s, sms, {.rows_128b_aligned = aligned, .may_swap_ab = !fused, .fused = fused});
   else
     return gemm_sm90_heuristic(s, sms, {.rows_128b_aligned = aligned});
 }
@@ -40,7 +45,7 @@ void print_choice(GemmShape s, int sms, bool aligned) {
 }
 
 int usage() {
-  std::fprintf(stderr, "ERROR: usage: heuristic_choices [--sms S] [--unaligned] grid | random N SEED | MxNxK...\n");
+  std::fprintf(stderr, "ERROR: usage: heuristic_choices [--sms S] [--unaligned] [--fused] grid | random N SEED | MxNxK...\n");
   return 2;
 }
 
@@ -51,6 +56,7 @@ int main(int argc, char** argv) {
   bool aligned = true;
   for (; a < argc && std::strncmp(argv[a], "--", 2) == 0; ++a) {
     if (std::strcmp(argv[a], "--unaligned") == 0) aligned = false;
+    else if (std::strcmp(argv[a], "--fused") == 0) fused = true;
     else if (std::strcmp(argv[a], "--sms") == 0 && a + 1 < argc && (sms = std::atoi(argv[a + 1])) > 0) ++a;
     else return usage();
   }

@@ -503,3 +503,23 @@ TEST(GemmHeuristic, ClustersOnlyWhereTheyAddNoWave) {
 }
 
 }  // namespace
+
+// A fused tree over M and N that whole tiles divide: the edge-tile candidates count at
+// kGemmFusedEdgeEfficiency, so 8192-wide N takes the 128 x 256 tile in clusters of 2 (whole)
+// instead of the plain GEMM's 128 x 192 (edge tiles in N; H200, 2026-11-29: bias + GELU 1562 ->
+// 1407 us at 8192^3, 229 -> 220 at 8192 x 8192 x 1024, 9 of 9 shapes 2-10% faster).
+TEST(GemmHeuristic, FusedTreesPreferWholeTiles) {
+  const GemmLaunchFacts fused{.may_swap_ab = false, .fused = true};
+  for (const GemmShape s : {GemmShape{8192, 8192, 8192, 1}, GemmShape{8192, 8192, 1024, 1}, GemmShape{16384, 14336, 2048, 1}}) {
+    EXPECT_EQ(gemm_sm90_heuristic(s, 132).tile_n, 192);
+    const GemmSm90Config c = gemm_sm90_heuristic(s, 132, fused);
+    EXPECT_EQ(c.tile_n, 256);
+    EXPECT_EQ(c.cluster_m, 2);
+    EXPECT_EQ(s.m % (c.tile_m * c.cluster_m), 0);
+  }
+  // Where no candidate's tiles divide M and N, every one carries the edge paths: the choices made
+  // before the rule (checked with heuristic_choices --fused against the tree without it).
+  EXPECT_EQ(gemm_sm90_heuristic({3000, 5000, 1024, 1}, 132, fused).tile_n, 128);
+  EXPECT_EQ(gemm_sm90_heuristic({4097, 6000, 4096, 1}, 132, fused).tile_n, 256);
+  EXPECT_EQ(gemm_sm90_heuristic({1000, 1030, 520, 1}, 132, fused).tile_n, 128);
+}
