@@ -20,7 +20,9 @@ TEST(GemmHeuristic, ClustersOnlyWithSeveralWaves) {
   const GemmSm90Config narrow = gemm_sm90_heuristic({4096, 1536, 4096, 1}, 132);
   EXPECT_EQ(narrow.tile_n, 192);
   EXPECT_EQ(narrow.cluster_m, 1);
-  EXPECT_EQ(gemm_sm90_heuristic({8192, 8192, 8192, 1}, 132).tile_n, 192);  // 21 waves of 128 x 192 against 16 of 128 x 256
+  // 21 waves of 128 x 192 against 16 of 128 x 256 -- where 128 x 256 in clusters of 2 does not
+  // divide M and N (8192^3 itself takes it: WholeTilesOf128x256InClustersOf2BeatEdgeTiles).
+  EXPECT_EQ(gemm_sm90_heuristic({8064, 8192, 8192, 1}, 132).tile_n, 192);
   EXPECT_EQ(gemm_sm90_heuristic({2048, 2048, 2048, 1}, 132).tile_n, 256);  // one wave against two
   EXPECT_EQ(gemm_sm90_heuristic({1024, 1536, 4096, 1}, 132).tile_n, 96);    // 64 tiles of 192: split-K's regime; 128 of 96 fill the wave
   // Rows off 128-byte lines (3000 bf16 = 6000 bytes): a wide tile with B multicast, 128 x 256,
@@ -504,21 +506,28 @@ TEST(GemmHeuristic, ClustersOnlyWhereTheyAddNoWave) {
 
 }  // namespace
 
-// A fused tree over M and N that whole tiles divide: the edge-tile candidates count at
-// kGemmFusedEdgeEfficiency, so 8192-wide N takes the 128 x 256 tile in clusters of 2 (whole)
-// instead of the plain GEMM's 128 x 192 (edge tiles in N; H200, 2026-11-29: bias + GELU 1562 ->
-// 1407 us at 8192^3, 229 -> 220 at 8192 x 8192 x 1024, 9 of 9 shapes 2-10% faster).
-TEST(GemmHeuristic, FusedTreesPreferWholeTiles) {
+// Where the 128 x 256 tile in clusters of 2 divides M and N, tiles that do not count at
+// kGemmEdgeTileEfficiency: 8192-, 14336-, 16384- and 28672-wide N take 128 x 256 c2 instead of
+// 128 x 192 (a mostly empty last column of tiles; H200, 2026-11-29: plain 23 shapes, none slower,
+// 0.97x; JIT bias + GELU 9 shapes 0.953x, where the whole tiles also drop the edge paths).
+TEST(GemmHeuristic, WholeTilesOf128x256InClustersOf2BeatEdgeTiles) {
   const GemmLaunchFacts fused{.may_swap_ab = false, .fused = true};
-  for (const GemmShape s : {GemmShape{8192, 8192, 8192, 1}, GemmShape{8192, 8192, 1024, 1}, GemmShape{16384, 14336, 2048, 1}}) {
-    EXPECT_EQ(gemm_sm90_heuristic(s, 132).tile_n, 192);
-    const GemmSm90Config c = gemm_sm90_heuristic(s, 132, fused);
-    EXPECT_EQ(c.tile_n, 256);
-    EXPECT_EQ(c.cluster_m, 2);
-    EXPECT_EQ(s.m % (c.tile_m * c.cluster_m), 0);
+  for (const GemmShape s : {GemmShape{8192, 8192, 8192, 1}, GemmShape{8192, 8192, 1024, 1}, GemmShape{16384, 14336, 2048, 1},
+                            GemmShape{4096, 28672, 4096, 1}, GemmShape{4096, 16384, 512, 1}}) {
+    for (const GemmLaunchFacts& facts : {GemmLaunchFacts{}, fused}) {
+      const GemmSm90Config c = gemm_sm90_heuristic(s, 132, facts);
+      EXPECT_EQ(c.tile_n, 256) << s.m << "x" << s.n << "x" << s.k;
+      EXPECT_EQ(c.cluster_m, 2) << s.m << "x" << s.n << "x" << s.k;
+    }
   }
-  // Where no candidate's tiles divide M and N, every one carries the edge paths: the choices made
-  // before the rule (checked with heuristic_choices --fused against the tree without it).
+  // Only against the 128 x 256 tile in clusters of 2 pairing every row block: 640 rows (five row
+  // blocks) keep 128 x 192, where the rule's first form took 128 x 128 and ran 10% slower; 448 x
+  // 1024 (a 64 x 64 tile whole, 128-row tiles not) keeps 128 x 64 split (64 x 64: +5%).
+  EXPECT_EQ(gemm_sm90_heuristic({640, 14336, 1024, 1}, 132).tile_n, 192);
+  EXPECT_EQ(gemm_sm90_heuristic({640, 14336, 1024, 1}, 132, fused).tile_n, 192);
+  EXPECT_EQ(gemm_sm90_heuristic({448, 1024, 8192, 1}, 132).tile_m, 128);
+  // Where no tile divides M and N the choices stay (checked with heuristic_choices against the
+  // tree without the rule: 0 of the 1440-shape grid and of 16000 random shapes move).
   EXPECT_EQ(gemm_sm90_heuristic({3000, 5000, 1024, 1}, 132, fused).tile_n, 128);
   EXPECT_EQ(gemm_sm90_heuristic({4097, 6000, 4096, 1}, 132, fused).tile_n, 256);
   EXPECT_EQ(gemm_sm90_heuristic({1000, 1030, 520, 1}, 132, fused).tile_n, 128);

@@ -166,12 +166,18 @@ inline GemmSplitPlan gemm_sm90_stream_plan(long long tiles, int k, long long clu
 // 28672 x 2048 +10%), in one wave to the 128 x 96 tile (1000 x 1536 x 2048 +13%), and past ~20 waves
 // it gained nothing (8192 x 8192 x 1024 +3.3%, 16384 x 4096 x 512 +5.2%).
 inline constexpr double kGemmShortKEfficiency128 = 1.1;
-// An epilogue tree's kernel over tiles that do not divide M and N carries the edge paths: its
-// visit's bounds-checked form, whose registers made bias + GELU spill in 128 x 256 tiles. Where
-// M and N are whole tiles the launchers take a form without them (gemm_sm90_launch.hpp, the JIT's
-// edge_tiles = false), 2.5-4.8% faster for bias + GELU (H200, 2026-11-29, docs/design/epilogue.md
-// "Session 29"): a fused tree's edge-tile candidates count at this efficiency.
-inline constexpr double kGemmFusedEdgeEfficiency = 0.965;
+// Where the 128 x 256 tile divides M and N, a tile that does not (the 128 x 192 tile at N = 8192,
+// 14336, 16384, 28672) counts at this efficiency. The cost model ranks waves of tile area, and
+// there 128 x 192 came out 0.5-1.5% ahead; but its last column of tiles is mostly empty, and the
+// 128 x 256 tile then runs in clusters of 2 (B multicast: 256 operand rows per CTA and 128 x 256
+// outputs against 320 per 128 x 192). Plain GEMMs, H200, 2026-11-29 (bench/results/
+// gemm_session29_h200_2026-11-29.txt, calls 11-12): 23 such shapes, none slower, 0.97x the time in
+// geomean (8192^3 1566 -> 1482 us, 8192 x 28672 x 4096 2785 -> 2581, 4096 x 16384 x 512 136.6 ->
+// 131.6). An epilogue tree gains more: over whole tiles the launchers take a kernel without the
+// edge paths, whose registers made bias + GELU spill (JIT bias + GELU 0.953x on 9 shapes, call 9).
+// Only against the 128 x 256 tile: where the whole tile was a smaller one, the move lost (448 x
+// 1024 x 8192 to 64 x 64 +5%, 640 x 14336 x 1024 to 128 x 128 +10%, call 12).
+inline constexpr double kGemmEdgeTileEfficiency = 0.965;
 inline bool gemm_sm90_short_k_waves(int k, long long tiles, int sm_count) {
   return k <= 1536 && tiles >= 2LL * sm_count && tiles <= 16LL * sm_count;
 }
@@ -421,11 +427,10 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GemmLaunchF
                                   {48, 128, 8, 0.65, true}};
   // The 160- and 224-column tiles refine a wider tile's wave (see after the loop).
   const auto refines_wider = [](int tile_n) { return tile_n % 64 == 32 && tile_n > 128; };
-  // A fused tree's edge-tile candidates pay kGemmFusedEdgeEfficiency where another candidate's
-  // tiles divide M and N (where none does, every candidate carries the edge paths alike).
+  // Where the 128 x 256 tile in clusters of 2 divides M and N, tiles that do not pay
+  // kGemmEdgeTileEfficiency.
   const auto whole = [&](const Candidate& c) { return !c.swapped && s.m % c.tile_m == 0 && s.n % c.tile_n == 0; };
-  bool any_whole = false;
-  for (const Candidate& c : candidates) any_whole = any_whole || whole(c);
+  const bool whole_256 = s.m % 256 == 0 && s.n % 256 == 0;  // (its clusters of 2 pairing every row block)
   GemmSm90Config best{}, base{};  // base: the best without them
   double best_cost = 0, base_cost = 0;
   for (const Candidate& c : candidates) {
@@ -475,7 +480,7 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GemmLaunchF
         c.swapped ? gemm_sm90_fill_rows(s.n, c.tile_n, gemm_sm90_box_rows_a(c.tile_n)) : gemm_sm90_fill_rows(s.m, c.tile_m, gemm_sm90_box_rows_a(c.tile_m, major_a));
     const double fill = fill_rows * kGemmFillCostPerRow / few.splits;
     double efficiency = c.tile_m == 128 && c.tile_n == 128 && gemm_sm90_short_k_waves(s.k, tiles, sm_count) ? kGemmShortKEfficiency128 : c.efficiency;
-    if (fused && any_whole && !whole(c)) efficiency *= kGemmFusedEdgeEfficiency;
+    if (whole_256 && !whole(c)) efficiency *= kGemmEdgeTileEfficiency;
     const double cost = waves * c.tile_m * c.tile_n / efficiency + fill;
     if (best.tile_n == 0 || cost < best_cost) {
       best_cost = cost;
