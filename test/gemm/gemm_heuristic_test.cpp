@@ -526,6 +526,9 @@ TEST(GemmHeuristic, WholeTilesOf128x256InClustersOf2BeatEdgeTiles) {
   EXPECT_EQ(gemm_sm90_heuristic({640, 14336, 1024, 1}, 132).tile_n, 192);
   EXPECT_EQ(gemm_sm90_heuristic({640, 14336, 1024, 1}, 132, fused).tile_n, 192);
   EXPECT_EQ(gemm_sm90_heuristic({448, 1024, 8192, 1}, 132).tile_m, 128);
+  // Nor with an f32 D or C read (both ways there): the wave model's 128 x 192 stays.
+  EXPECT_EQ(gemm_sm90_heuristic({8192, 8192, 8192, 1}, 132, {.d_bytes = 4}).tile_n, 192);
+  EXPECT_EQ(gemm_sm90_heuristic({8192, 8192, 8192, 1}, 132, {.reads_c = true}).tile_n, 192);
   // Where no tile divides M and N the choices stay (checked with heuristic_choices against the
   // tree without the rule: 0 of the 1440-shape grid and of 16000 random shapes move).
   EXPECT_EQ(gemm_sm90_heuristic({3000, 5000, 1024, 1}, 132, fused).tile_n, 128);

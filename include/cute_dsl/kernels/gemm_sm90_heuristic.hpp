@@ -177,7 +177,9 @@ inline constexpr double kGemmShortKEfficiency128 = 1.1;
 // edge paths, whose registers made bias + GELU spill (JIT bias + GELU 0.953x on 9 shapes, call 9).
 // Only there: applied wherever any candidate's tiles were whole, it also moved shapes to smaller
 // whole tiles, which lost (448 x 1024 x 8192 to 64 x 64 +5%, 640 x 14336 x 1024 to 128 x 128 +10%,
-// call 12). Timed with both operands K-major, bf16.
+// call 12). Nor with an f32 D or C read (beta != 0): there it went both ways (call 14: 8192 x 8192 x
+// 1024 with f32 D +6%, 8192 x 28672 x 4096 with beta = 1 +4%, 4096 x 28672 x 4096 with beta = 1
+// -3%). Timed with both operands K-major, bf16.
 inline constexpr double kGemmEdgeTileEfficiency = 0.965;
 inline bool gemm_sm90_short_k_waves(int k, long long tiles, int sm_count) {
   return k <= 1536 && tiles >= 2LL * sm_count && tiles <= 16LL * sm_count;
@@ -336,6 +338,8 @@ struct GemmLaunchFacts {
   bool ring_c = false;
   // an epilogue tree (gemm_sm90_fused): the 128 x 96 tile is not chosen either, never having run one on a GPU
   bool fused = false;
+  int d_bytes = 2;       // D's element size
+  bool reads_c = false;  // beta != 0: C read, in the epilogue or through the ring
   friend constexpr bool operator==(GemmLaunchFacts const&, GemmLaunchFacts const&) = default;
 };
 
@@ -431,7 +435,7 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GemmLaunchF
   // Where the 128 x 256 tile in clusters of 2 divides M and N, tiles that do not pay
   // kGemmEdgeTileEfficiency.
   const auto whole = [&](const Candidate& c) { return !c.swapped && s.m % c.tile_m == 0 && s.n % c.tile_n == 0; };
-  const bool whole_256 = s.m % 256 == 0 && s.n % 256 == 0;  // (its clusters of 2 pairing every row block)
+  const bool whole_256 = s.m % 256 == 0 && s.n % 256 == 0 && facts.d_bytes == 2 && !facts.reads_c;  // (clusters pair every row block)
   GemmSm90Config best{}, base{};  // base: the best without them
   double best_cost = 0, base_cost = 0;
   for (const Candidate& c : candidates) {

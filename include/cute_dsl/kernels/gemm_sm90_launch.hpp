@@ -482,7 +482,8 @@ cudaError_t gemm_sm90_stage_and_run(const GemmSm90Arguments<TA, TD>& args, cudaS
       run, stream,
       gemm_sm90_resolve(run.shape,
                         {.major_a = MajorA, .major_b = MajorB, .rows_128b_aligned = gemm_sm90_rows_128b_aligned(run),
-                         .may_swap_ab = kMaySwap, .ring_c = ring_c, .fused = !kPlain},
+                         .may_swap_ab = kMaySwap, .ring_c = ring_c, .fused = !kPlain, .d_bytes = int(sizeof(TD)),
+                         .reads_c = run.beta != 0.f},
                         config),
       fusion);
 }
