@@ -166,20 +166,20 @@ inline GemmSplitPlan gemm_sm90_stream_plan(long long tiles, int k, long long clu
 // 28672 x 2048 +10%), in one wave to the 128 x 96 tile (1000 x 1536 x 2048 +13%), and past ~20 waves
 // it gained nothing (8192 x 8192 x 1024 +3.3%, 16384 x 4096 x 512 +5.2%).
 inline constexpr double kGemmShortKEfficiency128 = 1.1;
-// Where the 128 x 256 tile in clusters of 2 divides M and N (both multiples of 256), a tile that
-// does not (the 128 x 192 tile at N = 8192, 14336, 16384, 28672) counts at this efficiency. The cost model ranks waves of tile area, and
-// there 128 x 192 came out 0.5-1.5% ahead; but its last column of tiles is mostly empty, and the
-// 128 x 256 tile then runs in clusters of 2 (B multicast: 256 operand rows per CTA and 128 x 256
-// outputs against 320 per 128 x 192). Plain GEMMs, H200, 2026-11-29 (bench/results/
-// gemm_session29_h200_2026-11-29.txt, calls 11-12): 23 such shapes, none slower, 0.97x the time in
-// geomean (8192^3 1566 -> 1482 us, 8192 x 28672 x 4096 2785 -> 2581, 4096 x 16384 x 512 136.6 ->
-// 131.6). An epilogue tree gains more: over whole tiles the launchers take a kernel without the
-// edge paths, whose registers made bias + GELU spill (JIT bias + GELU 0.953x on 9 shapes, call 9).
-// Only there: applied wherever any candidate's tiles were whole, it also moved shapes to smaller
-// whole tiles, which lost (448 x 1024 x 8192 to 64 x 64 +5%, 640 x 14336 x 1024 to 128 x 128 +10%,
-// call 12). Nor with an f32 D or C read (beta != 0): there it went both ways (call 14: 8192 x 8192 x
-// 1024 with f32 D +6%, 8192 x 28672 x 4096 with beta = 1 +4%, 4096 x 28672 x 4096 with beta = 1
-// -3%). Timed with both operands K-major, bf16.
+// Where the 128 x 256 tile in clusters of 2 divides M and N (both multiples of 256) and D is 16-bit
+// without C, a tile that does not (the 128 x 192 tile at N = 8192, 14336, 16384, 28672) counts at
+// this efficiency. The cost model ranks waves of tile area, and there 128 x 192 came out 0.5-1.5%
+// ahead; but its last column of tiles is mostly empty, and the 128 x 256 tile then runs in
+// clusters of 2 (B multicast: 256 operand rows per CTA and 128 x 256 outputs against 320 per
+// 128 x 192). Plain GEMMs, H200, 2026-11-29 (bench/results/gemm_session29_h200_2026-11-29.txt,
+// calls 11-12): 23 such shapes, none slower, 0.97x the time in geomean (8192^3 1566 -> 1482 us,
+// 8192 x 28672 x 4096 2785 -> 2581, 4096 x 16384 x 512 136.6 -> 131.6). An epilogue tree gains
+// more: over whole tiles the launchers take a kernel without the edge paths, whose registers made
+// bias + GELU spill (JIT bias + GELU 0.953x on 9 shapes, call 9). Only there: applied wherever any
+// candidate's tiles were whole, it also moved shapes to smaller whole tiles, which lost (448 x 1024
+// x 8192 to 64 x 64 +5%, 640 x 14336 x 1024 to 128 x 128 +10%, call 12); with an f32 D or C read
+// (beta != 0) it went both ways (call 14: 8192 x 8192 x 1024 with f32 D +6%, 8192 x 28672 x 4096
+// with beta = 1 +4%, 4096 x 28672 x 4096 with beta = 1 -3%). Timed with both operands K-major, bf16.
 inline constexpr double kGemmEdgeTileEfficiency = 0.965;
 inline bool gemm_sm90_short_k_waves(int k, long long tiles, int sm_count) {
   return k <= 1536 && tiles >= 2LL * sm_count && tiles <= 16LL * sm_count;
