@@ -76,14 +76,16 @@ std::vector<Shape> bench_shapes() {
 
 float gelu_tanh(float x) { return 0.5f * x * (1.f + std::tanh(0.7978845608028654f * (x + 0.044715f * x * x * x))); }
 
-// The variant in environment variable `name` ("tile_m,tile_n,stages,cluster_m") into j, if set.
-void variant_from_env(const char* name, jit::GemmSm90Config& j) {
+// The variant in environment variable `name` ("tile_m,tile_n,stages,cluster_m") into j; false
+// where it is not set.
+bool variant_from_env(const char* name, jit::GemmSm90Config& j) {
   const char* v = std::getenv(name);
-  if (v == nullptr) return;
+  if (v == nullptr) return false;
   if (std::sscanf(v, "%d,%d,%d,%d", &j.tile_m, &j.tile_n, &j.stages, &j.cluster_m) != 4) {
     std::fprintf(stderr, "ERROR: %s must be tile_m,tile_n,stages,cluster_m, got '%s'\n", name, v);
     std::exit(1);
   }
+  return true;
 }
 
 // The heuristic's variant for the shape, as the JIT names it: a fused tree's (no swap-AB, fused).
@@ -94,7 +96,7 @@ jit::GemmSm90Config jit_config(const GemmProblem& p) {
       {p.m, p.n, p.k, 1}, {.rows_128b_aligned = p.k % 64 == 0, .may_swap_ab = false, .fused = true}, {});
   jit::GemmSm90Config j;
   j.tile_m = c.tile_m, j.tile_n = c.tile_n, j.stages = c.stages, j.cluster_m = c.cluster_m, j.ping_pong = c.ping_pong;
-  if (std::getenv("EPILOGUE_BENCH_FUSED") != nullptr) j.ping_pong = false, variant_from_env("EPILOGUE_BENCH_FUSED", j);
+  if (variant_from_env("EPILOGUE_BENCH_FUSED", j)) j.ping_pong = false;
   j.edge_tiles = !jit::gemm_sm90_whole_tiles(j, p.m, p.n);  // the JIT knows the shape: no edge path where none runs
   return j;
 }
@@ -174,7 +176,7 @@ void BM_plain(benchmark::State& state, GemmProblem p) {
 jit::GemmSm90Config ping_pong_config(const GemmProblem& p) {
   jit::GemmSm90Config j;
   j.tile_m = 64, j.tile_n = 256, j.stages = 5, j.cluster_m = 2, j.ping_pong = true;
-  variant_from_env("EPILOGUE_BENCH_PP", j);
+  (void)variant_from_env("EPILOGUE_BENCH_PP", j);
   j.edge_tiles = !jit::gemm_sm90_whole_tiles(j, p.m, p.n);
   return j;
 }

@@ -75,7 +75,7 @@ std::string to_string(const GemmSm90Config& c) {
 }
 
 bool gemm_sm90_whole_tiles(const GemmSm90Config& c, int m, int n) {
-  return c.tile_m > 0 && c.cluster_m > 0 && c.tile_n > 0 && m % (c.tile_m * c.cluster_m) == 0 && n % c.tile_n == 0;
+  return c.tile_m > 0 && c.cluster_m > 0 && kernels::gemm_sm90_whole_tiles(m, n, c.tile_m * c.cluster_m, c.tile_n);
 }
 
 unsigned gemm_sm90_shared_bytes(const GemmSm90Config& c) {

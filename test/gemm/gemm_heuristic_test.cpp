@@ -511,6 +511,9 @@ TEST(GemmHeuristic, ClustersOnlyWhereTheyAddNoWave) {
 // 128 x 192 (a mostly empty last column of tiles; H200, 2026-11-29: plain 23 shapes, none slower,
 // 0.97x; JIT bias + GELU 9 shapes 0.953x, where the whole tiles also drop the edge paths).
 TEST(GemmHeuristic, WholeTilesOf128x256InClustersOf2BeatEdgeTiles) {
+  static_assert(gemm_sm90_whole_tiles(8192, 8192, 256, 256) && !gemm_sm90_whole_tiles(8192, 8192, 128, 192));
+  static_assert(!gemm_sm90_whole_tiles(640, 14336, 256, 256) && gemm_sm90_whole_tiles(640, 14336, 128, 256));
+  static_assert(!gemm_sm90_whole_tiles(256, 256, 0, 256));  // no tile: not whole
   const GemmLaunchFacts fused{.may_swap_ab = false, .fused = true};
   for (const GemmShape s : {GemmShape{8192, 8192, 8192, 1}, GemmShape{8192, 8192, 1024, 1}, GemmShape{16384, 14336, 2048, 1},
                             GemmShape{4096, 28672, 4096, 1}, GemmShape{4096, 16384, 512, 1}}) {

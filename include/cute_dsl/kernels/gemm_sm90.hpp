@@ -781,7 +781,7 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
     if (p.splits > 1) __trap();
   }
   if constexpr (!EdgeTiles) {
-    if (p.epilogue.m % (TileM * ClusterM) != 0 || p.epilogue.n % TileN != 0) __trap();
+    if (!gemm_sm90_whole_tiles(p.epilogue.m, p.epilogue.n, TileM * ClusterM, TileN)) __trap();
   }
   const int splits = SplitK && p.splits > 1 ? p.splits : 1;  // @pre splits <= k_tiles (the launcher's choice)
   [[maybe_unused]] const bool ring_c = kRingC && p.c_in_ring != 0 && splits == 1;

@@ -36,6 +36,13 @@ struct GemmSm90Config {
 inline constexpr int kGemmSm90BoxRowsA = 32;
 CUTE_DSL_HOST_DEVICE constexpr int gemm_sm90_box_rows_a(int tile_m) { return tile_m < kGemmSm90BoxRowsA ? tile_m : kGemmSm90BoxRowsA; }
 
+// Whether tiles of `tile_rows` x `tile_n` (tile_rows: a cluster's rows, TileM x ClusterM) cover
+// M x N exactly: no tile crosses M or N, so the edge paths never run (a kernel's EdgeTiles = false;
+// the launchers' whole-tile forms, the heuristic's preference for them).
+CUTE_DSL_HOST_DEVICE constexpr bool gemm_sm90_whole_tiles(int m, int n, int tile_rows, int tile_n) {
+  return tile_rows > 0 && tile_n > 0 && m % tile_rows == 0 && n % tile_n == 0;
+}
+
 // What a launch asks of the split: at most `splits` K ranges per split tile (<= 1: none), or
 // stream-K (gemm_tile_scheduler.hpp) where `stream_k`. From an int: split-K alone; from a
 // configuration: its split and stream-K fields.

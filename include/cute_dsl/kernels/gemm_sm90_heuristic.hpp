@@ -434,8 +434,8 @@ inline GemmSm90Config gemm_sm90_heuristic(GemmShape s, int sm_count, GemmLaunchF
   const auto refines_wider = [](int tile_n) { return tile_n % 64 == 32 && tile_n > 128; };
   // Where the 128 x 256 tile in clusters of 2 divides M and N, tiles that do not pay
   // kGemmEdgeTileEfficiency.
-  const auto whole = [&](const Candidate& c) { return !c.swapped && s.m % c.tile_m == 0 && s.n % c.tile_n == 0; };
-  const bool whole_256 = s.m % 256 == 0 && s.n % 256 == 0 && facts.d_bytes == 2 && !facts.reads_c;  // (clusters pair every row block)
+  const auto whole = [&](const Candidate& c) { return !c.swapped && gemm_sm90_whole_tiles(s.m, s.n, c.tile_m, c.tile_n); };
+  const bool whole_256 = gemm_sm90_whole_tiles(s.m, s.n, 256, 256) && facts.d_bytes == 2 && !facts.reads_c;  // (clusters pair every row block)
   GemmSm90Config best{}, base{};  // base: the best without them
   double best_cost = 0, base_cost = 0;
   for (const Candidate& c : candidates) {

@@ -352,7 +352,7 @@ cudaError_t gemm_sm90_launch(const GemmSm90Arguments<TA, TD>& a, cudaStream_t st
   config.gridDim = dim3(clusters * ClusterM);
   if constexpr (kPlain) return cudaLaunchKernelEx(&config, p.splits > 1 ? split_kernel : p.c_in_ring != 0 ? ring_kernel : kernel, p);
   else {
-    const bool whole = s.m % (TileM * ClusterM) == 0 && s.n % TileN == 0;
+    const bool whole = gemm_sm90_whole_tiles(s.m, s.n, TileM * ClusterM, TileN);
     return cudaLaunchKernelEx(&config, whole ? whole_kernel : p.splits > 1 ? split_kernel : kernel, p, fusion);
   }
 }
