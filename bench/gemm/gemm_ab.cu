@@ -24,7 +24,8 @@
 // its data, is back in L2 and the instruction caches: cold minus warm is what fetching the kernel's
 // code costs a launch after a flush. GEMM_AB_NO_FLUSH=1 skips the flush (both libraries warm).
 // GEMM_AB_UNALIGNED=stage|copy: operands a tensor map cannot describe (K off 8) staged into aligned rows
-// first, or read in place by the copy mainloop (unset: the launcher's model decides).
+// first, or read in place by the copy mainloop (unset: the launcher's model decides). GEMM_AB_BATCH=L
+// (default 1) times L GEMMs of each shape in one call (cuBLAS: strided-batched), batch after batch.
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
 #include <cute_dsl/kernels/gemm_sm90_launch.hpp>
@@ -71,23 +72,35 @@ kernels::GemmSm90Unaligned unaligned_mode() {
 
 // `set` >= 0: print the buffer set, repeat, host enqueue time and range of each timing (-1: medians only).
 template <class TD>
-int run_shape(const char* tag, std::array<int, 3> s, float beta, kernels::GemmSm90Config config, cublasHandle_t h, void* flush, int set,
-              int repeats) {
+int run_shape(const char* tag, std::array<int, 3> s, int batch, float beta, kernels::GemmSm90Config config, cublasHandle_t h, void* flush,
+              int set, int repeats) {
   const int m = s[0], n = s[1], k = s[2];
+  const std::string batch_tag = batch > 1 ? "x" + std::to_string(batch) : "";
   const char* pad_env = std::getenv("GEMM_AB_PAD");
   const int pad = pad_env != nullptr && std::atoi(pad_env) > 0 ? std::atoi(pad_env) : 1;
   const int ld = (k + pad - 1) / pad * pad;
   bf16 *a, *b;
   TD *c, *d;
-  cudaMalloc(&a, 2ll * m * ld); cudaMalloc(&b, 2ll * n * ld);
-  cudaMalloc(&c, sizeof(TD) * m * n); cudaMalloc(&d, sizeof(TD) * m * n);
-  fill<<<1024, 256>>>(a, 1ll * m * ld, 1); fill<<<1024, 256>>>(b, 1ll * n * ld, 2);
-  fill<<<1024, 256>>>(c, 1ll * m * n, 3); fill<<<1024, 256>>>(d, 1ll * m * n, 3);
+  const long long sa = 1ll * m * ld, sb = 1ll * n * ld, sd = 1ll * m * n;  // batch strides (elements)
+  cudaMalloc(&a, 2 * sa * batch); cudaMalloc(&b, 2 * sb * batch);
+  cudaMalloc(&c, sizeof(TD) * sd * batch); cudaMalloc(&d, sizeof(TD) * sd * batch);
+  fill<<<1024, 256>>>(a, sa * batch, 1); fill<<<1024, 256>>>(b, sb * batch, 2);
+  fill<<<1024, 256>>>(c, sd * batch, 3); fill<<<1024, 256>>>(d, sd * batch, 3);
   kernels::GemmSm90Arguments<bf16, TD> args{};
-  args.shape = {m, n, k, 1}; args.a = a; args.lda = ld; args.b = b; args.ldb = ld; args.d = d; args.ldd = n;
+  args.shape = {m, n, k, batch}; args.a = a; args.lda = ld; args.b = b; args.ldb = ld; args.d = d; args.ldd = n;
+  args.batch_stride_a = sa, args.batch_stride_b = sb, args.batch_stride_c = sd, args.batch_stride_d = sd;
   args.beta = beta; args.c = c; args.ldc = n;
   args.unaligned = unaligned_mode();
   const cudaDataType_t out = std::is_same_v<TD, float> ? CUDA_R_32F : CUDA_R_16BF;
+  // cuBLAS (column-major: D^T = B^T' A), strided-batched where batch > 1, into `to`.
+  const auto cublas = [&](TD* to) {
+    float al = 1, be = beta;
+    if (batch == 1)
+      return cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &al, b, CUDA_R_16BF, ld, a, CUDA_R_16BF, ld, &be, to, out, n, CUBLAS_COMPUTE_32F,
+                          CUBLAS_GEMM_DEFAULT);
+    return cublasGemmStridedBatchedEx(h, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &al, b, CUDA_R_16BF, ld, sb, a, CUDA_R_16BF, ld, sa, &be, to, out, n, sd,
+                                      batch, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+  };
   // In turns (default): each iteration times one call of each library, the order swapped every
   // iteration, so both meet the same clocks (the power cap slows the card within ~100 ms of a heavy
   // GEMM). GEMM_AB_BLOCKS=1: all of cuBLAS's calls, then all of ours (as before 2026-11-28).
@@ -105,7 +118,7 @@ int run_shape(const char* tag, std::array<int, 3> s, float beta, kernels::GemmSm
       cudaEventRecord(e0);
       cudaError_t err = cudaSuccess;
       const auto h0 = std::chrono::steady_clock::now();
-      if (impl == 0) { float al = 1, be = beta; cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &al, b, CUDA_R_16BF, ld, a, CUDA_R_16BF, ld, &be, d, out, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT); }
+      if (impl == 0) (void)cublas(d);
       else err = kernels::gemm_sm90_majors<GmmaMajor::K, GmmaMajor::K>(args, nullptr, config);
       const auto h1 = std::chrono::steady_clock::now();
       cudaEventRecord(e1); cudaEventSynchronize(e1);
@@ -128,8 +141,8 @@ int run_shape(const char* tag, std::array<int, 3> s, float beta, kernels::GemmSm
       std::sort(t[impl].begin(), t[impl].end());
       std::sort(host_us[impl].begin(), host_us[impl].end());
       const float median_ms = t[impl][t[impl].size() / 2];
-      printf("%s %s %dx%dx%d%s%s %.1f TFLOP/s %.2f us", tag, impl ? "ours" : "cublas", m, n, k, std::is_same_v<TD, float> ? ">f32" : "",
-             beta != 0.f ? "_beta" : "", 2.0 * m * n * k / (median_ms * 1e-3) / 1e12, median_ms * 1e3);
+      printf("%s %s %dx%dx%d%s%s%s %.1f TFLOP/s %.2f us", tag, impl ? "ours" : "cublas", m, n, k, batch_tag.c_str(), std::is_same_v<TD, float> ? ">f32" : "",
+             beta != 0.f ? "_beta" : "", 2.0 * m * n * k * batch / (median_ms * 1e-3) / 1e12, median_ms * 1e3);
       if (set >= 0)
         printf(" set %d rep %d host %.1f us min %.2f max %.2f", set, rep, host_us[impl][host_us[impl].size() / 2], t[impl].front() * 1e3,
                t[impl].back() * 1e3);
@@ -159,20 +172,20 @@ int run_shape(const char* tag, std::array<int, 3> s, float beta, kernels::GemmSm
   // Check: cuBLAS into `ref`, ours into `d`, both from the same C (beta), compared.
   TD* ref;
   unsigned* diff;
-  cudaMalloc(&ref, sizeof(TD) * m * n); cudaMalloc(&diff, 2 * sizeof(unsigned));
+  cudaMalloc(&ref, sizeof(TD) * sd * batch); cudaMalloc(&diff, 2 * sizeof(unsigned));
   cudaMemset(diff, 0, 2 * sizeof(unsigned));
-  fill<<<1024, 256>>>(ref, 1ll * m * n, 3); fill<<<1024, 256>>>(d, 1ll * m * n, 3);
-  { float al = 1, be = beta; cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &al, b, CUDA_R_16BF, ld, a, CUDA_R_16BF, ld, &be, ref, out, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT); }
+  fill<<<1024, 256>>>(ref, sd * batch, 3); fill<<<1024, 256>>>(d, sd * batch, 3);
+  (void)cublas(ref);
   if (const cudaError_t err = kernels::gemm_sm90_majors<GmmaMajor::K, GmmaMajor::K>(args, nullptr, config); err != cudaSuccess) {
     printf("error %s\n", cudaGetErrorString(err));
     return 1;
   }
-  max_diff<<<1024, 256>>>(d, ref, 1ll * m * n, diff);
+  max_diff<<<1024, 256>>>(d, ref, sd * batch, diff);
   unsigned host[2] = {0, 0};
   cudaMemcpy(host, diff, sizeof(host), cudaMemcpyDeviceToHost);
   float dmax, rmax;
   std::memcpy(&dmax, &host[0], 4), std::memcpy(&rmax, &host[1], 4);
-  printf("%s check %dx%dx%d max|ours-cublas|/max|cublas| %.2e%s\n", tag, m, n, k, rmax > 0 ? dmax / rmax : dmax,
+  printf("%s check %dx%dx%d%s max|ours-cublas|/max|cublas| %.2e%s\n", tag, m, n, k, batch_tag.c_str(), rmax > 0 ? dmax / rmax : dmax,
          !(dmax <= 2e-2f * rmax) ? " MISMATCH" : "");
   cudaFree(ref); cudaFree(diff);
   cudaFree(a); cudaFree(b); cudaFree(c); cudaFree(d);
@@ -190,6 +203,21 @@ int main(int argc, char** argv) {
     beta = std::strtof(b, &end);
     if (*end != 0) {
       std::fprintf(stderr, "ERROR: GEMM_AB_BETA: expected a number, got '%s'\n", b);
+      return 1;
+    }
+  }
+  // GEMM_AB_BATCH=L: every shape as L GEMMs, operands packed batch after batch (cuBLAS strided-batched).
+  int batch = 1;
+  if (const char* l = std::getenv("GEMM_AB_BATCH"); l != nullptr && *l != 0) {
+    char* end = nullptr;
+    const long v = std::strtol(l, &end, 10);
+    if (*end != 0 || v < 1 || v > 65535) {
+      std::fprintf(stderr, "ERROR: GEMM_AB_BATCH: expected a count 1..65535, got '%s'\n", l);
+      return 1;
+    }
+    batch = int(v);
+    if (const char* rp = std::getenv("GEMM_AB_REPACK"); batch > 1 && rp != nullptr && std::string(rp) == "1") {
+      std::fprintf(stderr, "ERROR: GEMM_AB_REPACK times one GEMM's operands: not with GEMM_AB_BATCH > 1\n");
       return 1;
     }
   }
@@ -241,8 +269,8 @@ int main(int argc, char** argv) {
       void* spacer = nullptr;
       if (sets > 1) cudaMalloc(&spacer, (size_t(set) * 7 + 3) << 20), spacers.push_back(spacer);  // 3, 10, 17, ... MiB
       const int shown = sets > 1 || repeats > 1 ? set : -1;
-      const int rc = f32_out ? run_shape<float>(tag, s, beta, config, h, flush, shown, repeats)
-                             : run_shape<bf16>(tag, s, beta, config, h, flush, shown, repeats);
+      const int rc = f32_out ? run_shape<float>(tag, s, batch, beta, config, h, flush, shown, repeats)
+                             : run_shape<bf16>(tag, s, batch, beta, config, h, flush, shown, repeats);
       if (rc != 0) return rc;
     }
     for (void* p : spacers) cudaFree(p);

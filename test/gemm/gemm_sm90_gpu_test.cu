@@ -170,7 +170,9 @@ TEST(GemmSm90, TailSplitKMatchesTheReference) {
 // split sums a share of the tile. One 128 x 128 tile in 32 splits (f32 D) and 3 splits; clustered
 // 128 x 256 tiles in 8; a ragged M whose last row block takes the last-split path beside shared
 // tiles, batched -- each twice: the launches share the workspace, whose counters must come back
-// to zero. Then clustered 128 x 128 tiles in 8.
+// to zero. Then clustered 128 x 128 tiles in 8. Each form of sum_split_share (pieces x splits in
+// flight): 1 x 8 beyond 8 splits (32 and 8 at 128 x 256), 4 x 4 (3 splits; 128 x 64 in 4), 2 x 8
+// (6 splits; 128 x 64 in 5, ragged N), 2 x 4 (128 x 256 in 4).
 TEST(GemmSm90, SharedSplitReductionMatchesTheReference) {
   CUTE_DSL_REQUIRE_GPU(90);
   for (int twice = 0; twice < 2; ++twice) {
@@ -178,6 +180,9 @@ TEST(GemmSm90, SharedSplitReductionMatchesTheReference) {
     run_case<__nv_bfloat16, __nv_bfloat16>({128, 128, 4096, 1, 0.5f, 0.f}, {128, 6, 1, false, 128, 3});
     run_case<__nv_bfloat16, __nv_bfloat16>({256, 512, 8192, 1, 1.f, 0.f}, {256, 4, 2, false, 128, 8});
     run_case<__nv_bfloat16, float>({200, 300, 6144, 2, 1.f, 0.5f}, {128, 6, 1, false, 128, 6});
+    run_case<__nv_bfloat16, __nv_bfloat16>({256, 512, 8192, 1, 1.f, 0.f}, {256, 4, 2, false, 128, 4});
+    run_case<__nv_bfloat16, float>({128, 128, 8192, 1, 1.f, 0.f}, {64, 8, 1, false, 128, 4});
+    run_case<__nv_bfloat16, __nv_bfloat16>({256, 200, 8192, 1, 1.f, 0.f}, {64, 8, 1, false, 128, 5});
   }
   // Clustered 128 x 128 tiles split 8 ways (the heuristic's for few tiles over a huge K), ragged N.
   run_case<__nv_bfloat16, __nv_bfloat16>({256, 376, 8192, 1, 1.f, 0.f}, {128, 6, 2, false, 128, 8});

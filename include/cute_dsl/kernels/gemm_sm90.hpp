@@ -260,6 +260,42 @@ CUTE_DSL_DEVICE void consume_k_loop(Mma mma, const Ring& ring, State& state, Fra
   if (k_tiles > 0 && releaser) ring.consumer_release(reading);
 }
 
+// The shared split reduction's inner step: pieces [begin, end) of split 0's slot (16-byte pieces,
+// `thread` + j x Threads for this thread) become their sums over `splits` slots `stride` pieces
+// apart, added in split order (the same rounding whichever split sums). Pieces x Splits loads are
+// in flight at once (the accumulators are dead here: they were stored). H200, per-CTA globaltimer
+// stamps (2026-11-29, bench/results/gemm_session30_h200_2026-11-29.txt): one piece at a time, 8
+// splits' loads, took the 128 x 256 tiles of 1024 x 1024 x 32768 (4 splits, 8 pieces per thread)
+// 7.2-9.0 us, two pieces of 4 splits 2.3-3.6; but at 32 splits (256 x 256 x 131072) 16 splits
+// per round took 5.1-6.1 us against 4.1-5.1 with 8, and 4 or 2 per round 4.9-5.6: many splits'
+// sums are bound by something other than round trips (not found), so they keep 8 at a time.
+// @pre every split's partials are in memory (the counter wait)
+template <int Pieces, int Splits, int Threads>
+CUTE_DSL_DEVICE void sum_split_share(float4* slot0, long long stride, int splits, long long begin, long long end, int thread) {
+  for (long long i0 = begin + thread; i0 < end; i0 += (long long)Pieces * Threads) {
+    float4 sum[Pieces];
+    CUTE_DSL_UNROLL
+    for (int u = 0; u < Pieces; ++u) sum[u] = make_float4(0.f, 0.f, 0.f, 0.f);
+    for (int s0 = 0; s0 < splits; s0 += Splits) {
+      float4 part[Pieces][Splits];
+      CUTE_DSL_UNROLL
+      for (int u = 0; u < Pieces; ++u)
+        CUTE_DSL_UNROLL
+        for (int g = 0; g < Splits; ++g)
+          part[u][g] = s0 + g < splits && i0 + u * Threads < end ? __ldcg(slot0 + (s0 + g) * stride + i0 + u * Threads)
+                                                                 : make_float4(0.f, 0.f, 0.f, 0.f);
+      CUTE_DSL_UNROLL
+      for (int u = 0; u < Pieces; ++u)
+        CUTE_DSL_UNROLL
+        for (int g = 0; g < Splits; ++g)
+          if (s0 + g < splits) sum[u].x += part[u][g].x, sum[u].y += part[u][g].y, sum[u].z += part[u][g].z, sum[u].w += part[u][g].w;
+    }
+    CUTE_DSL_UNROLL
+    for (int u = 0; u < Pieces; ++u)
+      if (i0 + u * Threads < end) __stcg(slot0 + i0 + u * Threads, sum[u]);
+  }
+}
+
 // Split-K: this split's accumulators go to its workspace slot in 16-byte quads (values 4q..4q+3
 // of thread t -- one 8-column group of the wgmma fragment, two rows -- at quad q * Threads + t:
 // each store instruction of the group is contiguous, and a quarter as many as 4-byte stores,
@@ -308,21 +344,14 @@ CUTE_DSL_DEVICE bool reduce_split(Acc& acc, Crd const& crd, float* partials, int
     static_assert(kSlot % 4 == 0, "reduce_split: whole 16-byte pieces");
     constexpr long long kPieces = kSlot / 4;
     const long long begin = kPieces * w.split / splits, end = kPieces * (w.split + 1) / splits;
-    constexpr int kGroup = 8;  // splits' pieces in flight at once
-    for (long long i = begin + thread; i < end; i += Threads) {
-      float4 sum = make_float4(0.f, 0.f, 0.f, 0.f);
-      for (int s0 = 0; s0 < splits; s0 += kGroup) {
-        float4 part[kGroup];
-        CUTE_DSL_UNROLL
-        for (int g = 0; g < kGroup; ++g)
-          part[g] = s0 + g < splits ? __ldcg(reinterpret_cast<float4 const*>(tile_partials + (s0 + g) * kSlot) + i)
-                                    : make_float4(0.f, 0.f, 0.f, 0.f);
-        CUTE_DSL_UNROLL
-        for (int g = 0; g < kGroup; ++g)
-          if (s0 + g < splits) sum.x += part[g].x, sum.y += part[g].y, sum.z += part[g].z, sum.w += part[g].w;
-      }
-      __stcg(reinterpret_cast<float4*>(tile_partials) + i, sum);
-    }
+    float4* slot0 = reinterpret_cast<float4*>(tile_partials);
+    // Up to 16 loads in flight per thread over 8 splits or fewer (8 beside the 128 x 256 tile's 128
+    // accumulators: 16 spilled there), eight splits at a time beyond 8 (sum_split_share). A thread
+    // has TileN / (4 x splits) >= 2 pieces at 8 splits or fewer (TileN >= 64 here).
+    constexpr int kInFlight = kValues >= 128 ? 8 : 16;
+    if (splits <= 4) sum_split_share<kInFlight / 4, 4, Threads>(slot0, kSlot / 4, splits, begin, end, thread);
+    else if (splits <= 8) sum_split_share<kInFlight / 8, 8, Threads>(slot0, kSlot / 4, splits, begin, end, thread);
+    else sum_split_share<1, 8, Threads>(slot0, kSlot / 4, splits, begin, end, thread);
     arch::named_barrier_sync(barrier, Threads);
     if (thread == 0) {
       const unsigned before = arch::flag_fetch_add_acq_rel_gpu(counter, 1u);
