@@ -503,7 +503,8 @@ CUTE_DSL_DEVICE void load_ring_sources(AtomC const& tma_c, Ring const& ring, Sta
 // (add_ring_sources) and the epilogue runs with beta = 0. Issued there, C lands while the
 // consumers finish the previous tile, where the epilogue's own reads of C waited on memory once
 // per 16 x 64 block (the beta = 1 shapes ran at 0.87-0.92x of cuBLAS that way, 2026-11-27).
-// @pre the producer thread, before the tile's k-blocks; the consumers consume TileM / Source::kRows stages
+// (f32 C on a CTA's first tile: after its k-blocks instead, added once the K loop drained: run's kRingCAfter.)
+// @pre the producer thread, before (or, as above, after) the tile's k-blocks; the consumers consume TileM / Source::kRows stages
 template <class TD, int TileM, int TileN, class AtomC, class Ring, class State, class RingB>
 CUTE_DSL_DEVICE void load_ring_c(AtomC const& tma_c, Ring const& ring, State& state, RingB const& ring_b, GemmTile const& tile) {
   using Source = GemmSm90Source<TD, TileN>;
@@ -547,7 +548,8 @@ CUTE_DSL_DEVICE void wait_for_ring_sources(Scheduler const& scheduler, Fusion co
 // them while the next peer's are read. (The plain kernel's C is one "peer", scaled by beta /
 // alpha: load_ring_c.)
 // InOrder: gemm_add_source_block's (the plain kernel's C: ldmatrix only).
-// @pre every thread of both consumer warpgroups calls it, before the tile's first k-block (consume_k_loop's start)
+// @pre every thread of both consumer warpgroups calls it, before the tile's first k-block (consume_k_loop's start),
+// or after its last has drained (the plain kernel's f32 C on a CTA's first tile)
 // @pre InOrder implies gemm_fragment_in_matrix_order(crd(_, h, n), thread_in_wg % 32) for every
 // block: wgmma's accumulators are in that order (the GPU tests of the ring paths would fail
 // otherwise). Not checked at run time: a check, inside or before the tile loop, cost 40 bytes of
@@ -731,6 +733,15 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
   constexpr bool kRingSources = kTakesRingSources<Fusion, TD, TileM, PingPong, TmaLoads>;
   // beta's C through the ring (load_ring_c): a split tile's units would each add it, so never with splits.
   constexpr bool kRingC = CThroughRing && is_same_v<Fusion, NoFusion> && kTakesRingC<TD, TileM, TileN, PingPong, TmaLoads, TransposeD>;
+  // f32 C through the ring on a CTA's FIRST tile comes after its k-blocks, not before (later
+  // tiles: before, where the previous tile's epilogue hides its loads). Before the first tile's
+  // k-blocks C delays the whole K loop (nothing to hide behind: one-wave launches pay it in
+  // full); after them, its loads are issued as the last k-blocks free their stages and land
+  // while those are consumed. After on every tile instead cost 8192^3 +4% (C's 4 stages of a
+  // 128 x 256 tile, the whole ring, then wait behind the K loop each tile). 16-bit C: before, as
+  // it was -- the same form spilled 32-92 bytes in the 128 x 256 ring kernels and ran mixed.
+  // H200, 2026-11-29, bench/results/gemm_session30_h200_2026-11-29.txt (calls 10-11).
+  constexpr bool kRingCAfter = is_same_v<TD, float>;
   using SourcesReady = pipeline::AsyncPipeline<2>;
   __shared__ typename SourcesReady::Storage sources_ready_storage;
   Storage& smem = shared_storage<Storage>(smem_raw);
@@ -867,7 +878,7 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
             load_ring_sources<TD, TileM, TileN, ClusterM>(p.tma_c, ring, state, smem.b.tensor(), fusion, tile, cta_rank, sources_ready,
                                                           ready_state);
           if constexpr (kRingC)
-            if (ring_c) load_ring_c<TD, TileM, TileN>(p.tma_c, ring, state, smem.b.tensor(), tile);
+            if (ring_c && !(kRingCAfter && t == first)) load_ring_c<TD, TileM, TileN>(p.tma_c, ring, state, smem.b.tensor(), tile);
           // A last row block past M loads only A's row boxes that hold rows (tma_a_rows): TMA
           // writes no zeros for the others, whose stale rows feed only accumulator rows past M,
           // which no store or reduction reads (the epilogue masks by row: selects, never
@@ -882,6 +893,8 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
           else
             load_k_blocks<false, EdgeTiles, MajorA, MajorB>(ring, state, bytes, work, tile, rows_past_m, boxes_a, p, tma_a, tma_a_rows,
                                                                    tma_b, multicast, sA, sA_rows, sB);
+          if constexpr (kRingC && kRingCAfter)
+            if (ring_c && t == first) load_ring_c<TD, TileM, TileN>(p.tma_c, ring, state, smem.b.tensor(), tile);
         }
       }
     } else {
@@ -1002,12 +1015,16 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
         });
       } else if constexpr (kRingC) {
         // beta's C through the ring: the accumulators start from (beta / alpha) * C (load_ring_c).
+        const bool after = kRingCAfter && ring_c && t == first;
         auto source_state = state;
-        if (ring_c) state.advance(unsigned(TileM / GemmSm90Source<TD, TileN>::kRows));
-        consume_k_loop(mma, ring, state, tCrA, tCrB, acc, work_k_tiles, thread_in_wg == 0, ring_c, [&](decltype(acc)& a) {
+        if (ring_c && !after) state.advance(unsigned(TileM / GemmSm90Source<TD, TileN>::kRows));
+        consume_k_loop(mma, ring, state, tCrA, tCrB, acc, work_k_tiles, thread_in_wg == 0, ring_c && !after, [&](decltype(acc)& a) {
           add_ring_sources<TD, TileN, true>(ring, source_state, smem.b.tensor(), a, tCcC, TileM / GemmSm90Source<TD, TileN>::kRows, consumer,
                                       thread_in_wg, kSourceBarrier + consumer, p.epilogue.beta / p.epilogue.alpha);
         });
+        if (after)
+          add_ring_sources<TD, TileN, true>(ring, state, smem.b.tensor(), acc, tCcC, TileM / GemmSm90Source<TD, TileN>::kRows, consumer,
+                                            thread_in_wg, kSourceBarrier + consumer, p.epilogue.beta / p.epilogue.alpha);
       } else if constexpr (PingPong) {  // the other consumer's K loop may start once this one's last batch is issued
         consume_k_loop(mma, ring, state, tCrA, tCrB, acc, work_k_tiles, thread_in_wg == 0, false, NoAccumulatorStart{},
                        [&] { arch::mbarrier_arrive(&smem.turn[1 - consumer]); });
