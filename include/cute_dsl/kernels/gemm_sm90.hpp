@@ -503,7 +503,8 @@ CUTE_DSL_DEVICE void load_ring_sources(AtomC const& tma_c, Ring const& ring, Sta
 // (add_ring_sources) and the epilogue runs with beta = 0. Issued there, C lands while the
 // consumers finish the previous tile, where the epilogue's own reads of C waited on memory once
 // per 16 x 64 block (the beta = 1 shapes ran at 0.87-0.92x of cuBLAS that way, 2026-11-27).
-// (f32 C on a CTA's first tile: after its k-blocks instead, added once the K loop drained: run's kRingCAfter.)
+// (C on a CTA's first tile, but 16-bit C in 128 x 256 tiles: after its k-blocks instead, added
+// once the K loop drained: run's kRingCAfter.)
 // @pre the producer thread, before (or, as above, after) the tile's k-blocks; the consumers consume TileM / Source::kRows stages
 template <class TD, int TileM, int TileN, class AtomC, class Ring, class State, class RingB>
 CUTE_DSL_DEVICE void load_ring_c(AtomC const& tma_c, Ring const& ring, State& state, RingB const& ring_b, GemmTile const& tile) {
@@ -549,7 +550,7 @@ CUTE_DSL_DEVICE void wait_for_ring_sources(Scheduler const& scheduler, Fusion co
 // alpha: load_ring_c.)
 // InOrder: gemm_add_source_block's (the plain kernel's C: ldmatrix only).
 // @pre every thread of both consumer warpgroups calls it, before the tile's first k-block (consume_k_loop's start),
-// or after its last has drained (the plain kernel's f32 C on a CTA's first tile)
+// or after its last has drained (the plain kernel's C on a CTA's first tile: run's kRingCAfter)
 // @pre InOrder implies gemm_fragment_in_matrix_order(crd(_, h, n), thread_in_wg % 32) for every
 // block: wgmma's accumulators are in that order (the GPU tests of the ring paths would fail
 // otherwise). Not checked at run time: a check, inside or before the tile loop, cost 40 bytes of
@@ -733,15 +734,15 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
   constexpr bool kRingSources = kTakesRingSources<Fusion, TD, TileM, PingPong, TmaLoads>;
   // beta's C through the ring (load_ring_c): a split tile's units would each add it, so never with splits.
   constexpr bool kRingC = CThroughRing && is_same_v<Fusion, NoFusion> && kTakesRingC<TD, TileM, TileN, PingPong, TmaLoads, TransposeD>;
-  // f32 C through the ring on a CTA's FIRST tile comes after its k-blocks, not before (later
-  // tiles: before, where the previous tile's epilogue hides its loads). Before the first tile's
-  // k-blocks C delays the whole K loop (nothing to hide behind: one-wave launches pay it in
-  // full); after them, its loads are issued as the last k-blocks free their stages and land
-  // while those are consumed. After on every tile instead cost 8192^3 +4% (C's 4 stages of a
-  // 128 x 256 tile, the whole ring, then wait behind the K loop each tile). 16-bit C: before, as
-  // it was -- the same form spilled 32-92 bytes in the 128 x 256 ring kernels and ran mixed.
-  // H200, 2026-11-29, bench/results/gemm_session30_h200_2026-11-29.txt (calls 10-11).
-  constexpr bool kRingCAfter = is_same_v<TD, float>;
+  // C through the ring on a CTA's FIRST tile comes after its k-blocks, not before (later tiles:
+  // before, where the previous tile's epilogue hides its loads). Before the first tile's k-blocks
+  // C delays the whole K loop (nothing to hide behind: one-wave launches pay it in full); after
+  // them, its loads are issued as the last k-blocks free their stages and land while those are
+  // consumed. After on every tile instead cost 8192^3 +4% with f32 C (a 128 x 256 tile's C is 4
+  // stages, the whole ring, left waiting behind each K loop). Not for 16-bit C in 128 x 256
+  // tiles: that form spilled 32-92 bytes in their ring kernels. H200, 2026-11-29,
+  // bench/results/gemm_session30_h200_2026-11-29.txt (calls 10-14).
+  constexpr bool kRingCAfter = is_same_v<TD, float> || TileN < 256;
   using SourcesReady = pipeline::AsyncPipeline<2>;
   __shared__ typename SourcesReady::Storage sources_ready_storage;
   Storage& smem = shared_storage<Storage>(smem_raw);
