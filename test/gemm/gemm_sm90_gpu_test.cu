@@ -33,13 +33,15 @@ INSTANTIATE_TEST_SUITE_P(AllConfigs, GemmSm90Variant,
 // C through the ring comes after a CTA's first tile's k-blocks and before every later tile's
 // (gemm_sm90.hpp, kRingCAfter: f32 C, and 16-bit C below 256 columns): launches of 2-4 tiles per
 // CTA take both orders in one CTA -- 128 x 128 (f32 and bf16 C), 128 x 256 in clusters of 2 (f32;
-// bf16 C stays before there), ragged 128 x 192 tiles (f32, f16); 16-byte C rows, batches.
+// bf16 C stays before there), 128 x 192 ragged (f32, f16) and in clusters of 2 (bf16); 16-byte C
+// rows, batches.
 TEST(GemmSm90, CThroughTheRingAfterTheFirstTileAndBeforeTheRest) {
   CUTE_DSL_REQUIRE_GPU(90);
   run_case<__nv_bfloat16, float>({2048, 1024, 256, 2, 0.5f, -1.5f}, {128, 6, 1});
   run_case<__nv_bfloat16, __nv_bfloat16>({2048, 1024, 256, 2, 0.5f, -1.5f}, {128, 6, 1});
   run_case<__half, __half>({1100, 1000, 200, 3, 1.f, 0.25f, 8}, {192, 4, 1});
   run_case<__nv_bfloat16, __nv_bfloat16>({2048, 2048, 192, 2, 1.f, 1.f}, {256, 4, 2});
+  run_case<__nv_bfloat16, __nv_bfloat16>({2048, 2304, 192, 2, 1.f, 1.f}, {192, 4, 2});  // after, then before, in clusters
   run_case<__nv_bfloat16, float>({2048, 2048, 192, 2, 1.f, 1.f}, {256, 4, 2});
   run_case<__nv_bfloat16, float>({1100, 1000, 200, 3, 1.f, 0.25f, 8}, {192, 4, 1});
 }
