@@ -92,7 +92,7 @@ int run_shape(const char* tag, std::array<int, 3> s, int batch, float beta, kern
   args.beta = beta; args.c = c; args.ldc = n;
   args.unaligned = unaligned_mode();
   const cudaDataType_t out = std::is_same_v<TD, float> ? CUDA_R_32F : CUDA_R_16BF;
-  // cuBLAS (column-major: D^T = B^T' A), strided-batched where batch > 1, into `to`.
+  // cuBLAS (column-major: D^T = B A^T), strided-batched where batch > 1, into `to`.
   const auto cublas = [&](TD* to) {
     float al = 1, be = beta;
     if (batch == 1)
