@@ -347,7 +347,8 @@ CUTE_DSL_DEVICE bool reduce_split(Acc& acc, Crd const& crd, float* partials, int
     float4* slot0 = reinterpret_cast<float4*>(tile_partials);
     // Up to 16 loads in flight per thread over 8 splits or fewer (8 beside the 128 x 256 tile's 128
     // accumulators: 16 spilled there), eight splits at a time beyond 8 (sum_split_share). A thread
-    // has TileN / (4 x splits) >= 2 pieces at 8 splits or fewer (TileN >= 64 here).
+    // has kValues / (4 x splits) pieces: at 128 x 64 (32 values) 2 at 4 splits and 1 at 8, fewer
+    // than the 4 / 2 loaded at once there, whose extra slots are predicated off (not retuned).
     constexpr int kInFlight = kValues >= 128 ? 8 : 16;
     if (splits <= 4) sum_split_share<kInFlight / 4, 4, Threads>(slot0, kSlot / 4, splits, begin, end, thread);
     else if (splits <= 8) sum_split_share<kInFlight / 8, 8, Threads>(slot0, kSlot / 4, splits, begin, end, thread);
@@ -1016,7 +1017,7 @@ __device__ __forceinline__ void run(GemmSm90KernelParams<TA, TD, TileN, Stages, 
         });
       } else if constexpr (kRingC) {
         // beta's C through the ring: the accumulators start from (beta / alpha) * C (load_ring_c).
-        const bool after = kRingCAfter && ring_c && t == first;
+        const bool after = kRingCAfter && ring_c && t == first;  // the producer's test, above
         auto source_state = state;
         if (ring_c && !after) state.advance(unsigned(TileM / GemmSm90Source<TD, TileN>::kRows));
         consume_k_loop(mma, ring, state, tCrA, tCrB, acc, work_k_tiles, thread_in_wg == 0, ring_c && !after, [&](decltype(acc)& a) {
